@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"contracts/assets"
+	"contracts/signflow"
+	"contracts/storage"
+)
+
+// Demo parties: the owner company and an individual customer whose SMS
+// codes the console provider prints.
+const (
+	demoOwnerIN    = "301234567"
+	demoCustomerIN = "31234567890123"
+	demoMarker     = "demo_seeded"
+)
+
+// seedDemo creates, once, the demo owner, customer, template, app and key,
+// and prints their credentials. Later starts find the marker and do nothing.
+func seedDemo(svc *signflow.Service, db *storage.DB, out io.Writer) error {
+	if done, err := db.Meta(demoMarker); err != nil || done != "" {
+		return err
+	}
+	if _, err := svc.RegisterClient(&signflow.Client{IN: demoOwnerIN, Type: signflow.ClientCompany,
+		LegalName: "Demo Savdo MChJ", Phone: "+998 71 200-00-00", Address: "Toshkent, Amir Temur koʻchasi 1"}); err != nil {
+		return err
+	}
+	if _, err := svc.RegisterClient(&signflow.Client{IN: demoCustomerIN, Type: signflow.ClientIndividual,
+		FirstName: "Aziz", LastName: "Karimov", Phone: "+998 90 123-45-67", Address: "Toshkent, Chilonzor 7"}); err != nil {
+		return err
+	}
+	def, err := signflow.ParseTemplateDefinition(assets.DemoTemplate, true)
+	if err != nil {
+		return err
+	}
+	tpl, err := svc.CreateTemplate(def)
+	if err != nil {
+		return err
+	}
+	app, err := svc.CreateApp(&signflow.CredentialInput{Name: "Demo shop", OwnerIN: demoOwnerIN, Scopes: signflow.AppScopes, AllTemplates: true})
+	if err != nil {
+		return err
+	}
+	key, err := svc.CreateKey(&signflow.CredentialInput{Name: "Demo back office", OwnerIN: demoOwnerIN, Scopes: signflow.KeyScopes, AllTemplates: true})
+	if err != nil {
+		return err
+	}
+	if err := db.SetMeta(demoMarker, app.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "demo owner: %s (Demo Savdo MChJ); demo customer: %s (Aziz Karimov)\n", demoOwnerIN, demoCustomerIN)
+	fmt.Fprintf(out, "templateId: %s\n", tpl.ID)
+	fmt.Fprintf(out, "appId: %s\nappSecret: %s\napiKey: %s\nwebhookSecret: %s\n", app.ID, app.Secret, key.Secret, app.WebhookSecret)
+	return nil
+}

@@ -1,0 +1,171 @@
+// Package admin serves the admin listener: the provisioning API of
+// DESIGN §5 behind a bearer token, health, readiness and metrics.
+package admin
+
+import (
+	"crypto/subtle"
+	"io"
+	"net/http"
+	"strings"
+
+	"contracts/server"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Backuper writes a consistent snapshot of the database.
+type Backuper interface {
+	Backup(w io.Writer) (int64, error)
+}
+
+// Deps is what the admin routes need.
+type Deps struct {
+	Service *signflow.Service
+	DB      Backuper
+	Token   string
+	Metrics *server.Metrics
+	Ready   func() error
+	// Redelivered is told when a delivery is queued again, to wake the workers.
+	Redelivered func()
+}
+
+type handler struct{ Deps }
+
+// Register mounts the admin routes on e.
+func Register(e *echo.Echo, d Deps) {
+	h := &handler{d}
+	e.GET("/healthz", func(c echo.Context) error { return server.JSON(c, http.StatusOK, map[string]string{"status": "ok"}) })
+	e.GET("/readyz", h.ready)
+	e.GET("/metrics", echo.WrapHandler(d.Metrics.Handler()))
+	g := e.Group("/admin/v1", h.auth)
+	g.POST("/owners", h.createOwner)
+	g.POST("/templates", h.createTemplate)
+	g.POST("/apps", h.createApp)
+	g.POST("/apps/:appId/secret", h.rotateSecret)
+	g.POST("/apps/:appId/cancel", h.cancelApp)
+	g.POST("/keys", h.createKey)
+	g.POST("/keys/:id/revoke", h.revokeKey)
+	g.GET("/deliveries", h.listDeliveries)
+	g.POST("/deliveries/:id/redeliver", h.redeliver)
+	g.GET("/backup", h.backup)
+}
+
+// auth checks the admin bearer token in constant time.
+func (h *handler) auth(next echo.HandlerFunc) echo.HandlerFunc {
+	want := []byte("Bearer " + h.Token)
+	return func(c echo.Context) error {
+		got := []byte(c.Request().Header.Get(echo.HeaderAuthorization))
+		if h.Token == "" || subtle.ConstantTimeCompare(got, want) != 1 {
+			return signflow.Errorf(signflow.EUNAUTHORIZED, "The admin token is missing or wrong.")
+		}
+		return next(c)
+	}
+}
+
+func (h *handler) ready(c echo.Context) error {
+	if h.Ready != nil {
+		if err := h.Ready(); err != nil {
+			return signflow.Errorf(signflow.EUNAVAILABLE, "Not ready: %s", err.Error())
+		}
+	}
+	return server.JSON(c, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func (h *handler) createOwner(c echo.Context) error {
+	var in signflow.Client
+	if err := server.Bind(c, &in); err != nil {
+		return err
+	}
+	out, err := h.Service.RegisterClient(&in)
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, out)
+}
+
+type createdTemplate struct {
+	ID     string       `json:"id"`
+	Fields []fieldBrief `json:"fields"`
+}
+
+type fieldBrief struct {
+	ID      string `json:"id"`
+	KeyName string `json:"keyName"`
+}
+
+func (h *handler) createTemplate(c echo.Context) error {
+	data, err := server.ReadBody(c)
+	if err != nil {
+		return err
+	}
+	ct := c.Request().Header.Get(echo.HeaderContentType)
+	isYAML := strings.Contains(ct, "yaml")
+	def, err := signflow.ParseTemplateDefinition(data, isYAML)
+	if err != nil {
+		return err
+	}
+	t, err := h.Service.CreateTemplate(def)
+	if err != nil {
+		return err
+	}
+	out := createdTemplate{ID: t.ID, Fields: []fieldBrief{}}
+	for _, f := range t.Fields {
+		out.Fields = append(out.Fields, fieldBrief{ID: f.ID, KeyName: f.KeyName})
+	}
+	return server.JSON(c, http.StatusOK, out)
+}
+
+func (h *handler) createApp(c echo.Context) error {
+	var in signflow.CredentialInput
+	if err := server.Bind(c, &in); err != nil {
+		return err
+	}
+	cred, err := h.Service.CreateApp(&in)
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, map[string]string{"appId": cred.ID, "appSecret": cred.Secret, "webhookSecret": cred.WebhookSecret})
+}
+
+func (h *handler) rotateSecret(c echo.Context) error {
+	secret, err := h.Service.RotateAppSecret(c.Param("appId"))
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, map[string]string{"appSecret": secret})
+}
+
+func (h *handler) cancelApp(c echo.Context) error {
+	if err := h.Service.CancelApp(c.Param("appId")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *handler) createKey(c echo.Context) error {
+	var in signflow.CredentialInput
+	if err := server.Bind(c, &in); err != nil {
+		return err
+	}
+	cred, err := h.Service.CreateKey(&in)
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, map[string]string{"id": cred.ID, "key": cred.Secret, "webhookSecret": cred.WebhookSecret})
+}
+
+func (h *handler) revokeKey(c echo.Context) error {
+	if err := h.Service.RevokeKey(c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *handler) backup(c echo.Context) error {
+	c.Response().Header().Set(echo.HeaderContentType, "application/octet-stream")
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="contracts.db"`)
+	c.Response().WriteHeader(http.StatusOK)
+	_, err := h.DB.Backup(c.Response())
+	return err
+}

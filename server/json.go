@@ -1,0 +1,72 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// MIMEJSON is the content type of every JSON answer, errors included.
+const MIMEJSON = "application/json; charset=utf-8"
+
+// MaxBody is the largest request body accepted.
+const MaxBody = 1 << 20
+
+// JSON writes v with the service's JSON content type.
+func JSON(c echo.Context, code int, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return c.Blob(code, MIMEJSON, buf.Bytes())
+}
+
+// ReadBody reads the request body, refusing more than MaxBody bytes.
+func ReadBody(c echo.Context) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(c.Request().Body, MaxBody+1))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, signflow.Errorf(signflow.ETOOLARGE, "The request body is larger than 1 MiB.")
+		}
+		return nil, signflow.Errorf(signflow.EINVALID, "The request body could not be read.")
+	}
+	if len(data) > MaxBody {
+		return nil, signflow.Errorf(signflow.ETOOLARGE, "The request body is larger than 1 MiB.")
+	}
+	return data, nil
+}
+
+// Bind decodes a JSON body into v. Unknown fields are ignored; malformed
+// JSON and wrong types are EINVALID naming the field.
+func Bind(c echo.Context, v any) error {
+	data, err := ReadBody(c)
+	if err != nil {
+		return err
+	}
+	return Decode(data, v)
+}
+
+// Decode is Bind for bytes already read.
+func Decode(data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return signflow.Errorf(signflow.EINVALID, "The request body is empty; a JSON object is required.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return signflow.Errorf(signflow.EINVALID, "Malformed request: %s", signflow.DescribeJSONError(err))
+	}
+	if dec.More() {
+		return signflow.Errorf(signflow.EINVALID, "Malformed request: one JSON value expected")
+	}
+	return nil
+}

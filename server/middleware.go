@@ -1,0 +1,118 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/rs/zerolog"
+)
+
+const ctxRequestID = "request_id"
+
+// RequestID returns the id of the request being served.
+func RequestID(c echo.Context) string {
+	id, _ := c.Get(ctxRequestID).(string)
+	return id
+}
+
+// Common returns the middleware every listener runs, outermost first:
+// panic recovery, request id, access log with metrics, and the body limit.
+func Common(iface string, log zerolog.Logger, m *Metrics) []echo.MiddlewareFunc {
+	return []echo.MiddlewareFunc{
+		middleware.RecoverWithConfig(middleware.RecoverConfig{DisablePrintStack: true,
+			LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+				log.Error().Err(err).Str("request_id", RequestID(c)).Bytes("stack", stack).Msg("panic")
+				return err
+			}}),
+		requestID,
+		accessLog(iface, log, m),
+		bodyLimit,
+	}
+}
+
+// requestID takes a sane X-Request-Id from the caller or makes one, and echoes it.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !saneID(id) {
+			id = signflow.RandomToken(12)
+		}
+		c.Set(ctxRequestID, id)
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		return next(c)
+	}
+}
+
+func saneID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		if r < 0x21 || r > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// accessLog writes one line per request and feeds the HTTP metrics. Paths
+// that carry a secret (signing tokens) are logged as their route template.
+func accessLog(iface string, log zerolog.Logger, m *Metrics) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			start := time.Now()
+			err := next(c)
+			if err != nil {
+				c.Error(err)
+			}
+			route := c.Path()
+			if route == "" {
+				route = "unmatched"
+			}
+			path := c.Request().URL.Path
+			if strings.Contains(route, ":token") || route == "unmatched" && strings.HasPrefix(path, "/sign/") {
+				path = route
+			}
+			status, took := c.Response().Status, time.Since(start)
+			m.observe(iface, route, status, took)
+			ev := log.Info()
+			if status >= 500 {
+				ev = log.Warn()
+			}
+			ev.Str("request_id", RequestID(c)).Str("interface", iface).Str("method", c.Request().Method).
+				Str("path", path).Str("route", route).Int("status", status).Int64("bytes", c.Response().Size).
+				Dur("duration", took).Str("ip", c.RealIP()).Msg("request")
+			return nil
+		}
+	}
+}
+
+// bodyLimit refuses bodies over MaxBody with 413 before reading them.
+func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.ContentLength > MaxBody {
+			return signflow.Errorf(signflow.ETOOLARGE, "The request body is larger than 1 MiB.")
+		}
+		req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBody)
+		return next(c)
+	}
+}
+
+// NewEcho returns an echo instance for one interface with the common
+// middleware and error handler installed.
+func NewEcho(iface string, log zerolog.Logger, m *Metrics, withPath bool) *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = ErrorHandler(log, withPath)
+	e.Use(Common(iface, log, m)...)
+	return e
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,177 @@
+package signflow
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+)
+
+// Contract statuses. SIGNED_BY_* are legacy and never produced.
+const (
+	StatusCreated        = "CREATED"
+	StatusSignedBySeller = "SIGNED_BY_SELLER"
+	StatusSignedByBuyer  = "SIGNED_BY_BUYER"
+	StatusActive         = "ACTIVE"
+	StatusCompleted      = "COMPLETED"
+	StatusRejected       = "REJECTED"
+	StatusCancelled      = "CANCELLED"
+)
+
+// ContractStatuses lists every contract status value.
+var ContractStatuses = []string{StatusCreated, StatusSignedBySeller, StatusSignedByBuyer, StatusActive, StatusCompleted, StatusRejected, StatusCancelled}
+
+// Party statuses.
+const (
+	PartyPending   = "PENDING"
+	PartyAccepted  = "ACCEPTED"
+	PartyRejected  = "REJECTED"
+	PartyCancelled = "CANCELLED"
+)
+
+// Product units.
+var Units = []string{"DONA", "KG", "LITR"}
+
+// Contract is an agreement between a buyer and a seller built from a template.
+// Money is held in minor units.
+type Contract struct {
+	ID             string                `json:"id"`
+	Seq            uint64                `json:"seq"`
+	Number         string                `json:"number"`
+	Status         string                `json:"status"`
+	Purpose        string                `json:"purpose"`
+	BuyerStatus    string                `json:"buyerStatus"`
+	SellerStatus   string                `json:"sellerStatus"`
+	BuyerIN        string                `json:"buyerIn"`
+	SellerIN       string                `json:"sellerIn"`
+	CreatorIN      string                `json:"creatorIn"`
+	Price          int64                 `json:"price"`
+	InitialPayment int64                 `json:"initialPayment"`
+	Currency       string                `json:"currency"`
+	DeliveryAt     *time.Time            `json:"deliveryAt,omitempty"`
+	TemplateID     string                `json:"templateId"`
+	Values         []Value               `json:"values"`
+	Payments       []Payment             `json:"payments"`
+	WitnessIDs     []string              `json:"witnessIds"`
+	Products       []Product             `json:"products"`
+	AppID          string                `json:"appId,omitempty"`
+	KeyID          string                `json:"keyId,omitempty"`
+	Hash           string                `json:"hash"`
+	Signatures     map[string]*Signature `json:"signatures,omitempty"`
+	Deleted        bool                  `json:"deleted"`
+	CreatedAt      time.Time             `json:"createdAt"`
+	UpdatedAt      time.Time             `json:"updatedAt"`
+	Version        int64                 `json:"version"`
+}
+
+// Value is a filled template field.
+type Value struct {
+	ID              string    `json:"id"`
+	Position        int32     `json:"position"`
+	Value           string    `json:"value"`
+	TemplateID      string    `json:"templateId"`
+	TemplateFieldID string    `json:"templateFieldId"`
+	KeyName         string    `json:"keyName"`
+	CreatedAt       time.Time `json:"createdAt"`
+	UpdatedAt       time.Time `json:"updatedAt"`
+}
+
+// Payment is one entry of the payment schedule.
+type Payment struct {
+	Amount      int64     `json:"amount"`
+	PaymentDate time.Time `json:"paymentDate"`
+}
+
+// Product is one line of the goods list.
+type Product struct {
+	ID         string         `json:"id"`
+	Name       string         `json:"name"`
+	Unit       string         `json:"unit"`
+	Price      int64          `json:"price"`
+	Quantity   float64        `json:"quantity"`
+	Amount     int64          `json:"amount"`
+	DeliveryAt *time.Time     `json:"deliveryAt,omitempty"`
+	Values     map[string]any `json:"values,omitempty"`
+}
+
+// Signature records how and when a party signed.
+type Signature struct {
+	Method    string    `json:"method"`
+	At        time.Time `json:"at"`
+	IP        string    `json:"ip"`
+	UserAgent string    `json:"userAgent"`
+	SessionID string    `json:"sessionId"`
+	Hash      string    `json:"hash"`
+}
+
+// HasParty reports whether in is the buyer or the seller.
+func (c *Contract) HasParty(in string) bool {
+	return in != "" && (c.BuyerIN == in || c.SellerIN == in)
+}
+
+// PartyStatus returns the status of the party with the number.
+func (c *Contract) PartyStatus(in string) string {
+	if c.BuyerIN == in {
+		return c.BuyerStatus
+	}
+	return c.SellerStatus
+}
+
+// Counterparty returns the other party's number.
+func (c *Contract) Counterparty(in string) string {
+	if c.BuyerIN == in {
+		return c.SellerIN
+	}
+	return c.BuyerIN
+}
+
+func (c *Contract) setPartyStatus(in, status string) {
+	if c.BuyerIN == in {
+		c.BuyerStatus = status
+	} else {
+		c.SellerStatus = status
+	}
+}
+
+// DocumentHash is SHA-256 over a canonical form of the contract's terms:
+// fields in a fixed order, times in UTC seconds, money in minor units.
+func DocumentHash(c *Contract) string {
+	type value struct{ F, K, V string }
+	type product struct {
+		N, U string
+		P, A int64
+		Q    float64
+		D    string
+		V    map[string]any
+	}
+	terms := struct {
+		ID, Number, Template, Purpose, Buyer, Seller, Creator, Currency, Delivery string
+		Price, Initial                                                            int64
+		Values                                                                    []value
+		Payments                                                                  [][2]any
+		Witnesses                                                                 []string
+		Products                                                                  []product
+	}{ID: c.ID, Number: c.Number, Template: c.TemplateID, Purpose: c.Purpose, Buyer: c.BuyerIN, Seller: c.SellerIN,
+		Creator: c.CreatorIN, Currency: c.Currency, Delivery: timeText(c.DeliveryAt), Price: c.Price, Initial: c.InitialPayment,
+		Witnesses: c.WitnessIDs}
+	for _, v := range c.Values {
+		terms.Values = append(terms.Values, value{v.TemplateFieldID, v.KeyName, v.Value})
+	}
+	for _, p := range c.Payments {
+		terms.Payments = append(terms.Payments, [2]any{p.Amount, UTC(p.PaymentDate).Format(time.RFC3339)})
+	}
+	for _, p := range c.Products {
+		terms.Products = append(terms.Products, product{p.Name, p.Unit, p.Price, p.Amount, p.Quantity, timeText(p.DeliveryAt), p.Values})
+	}
+	// encoding/json sorts map keys, so the form is canonical.
+	b, _ := json.Marshal(terms)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func timeText(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return UTC(*t).Format(time.RFC3339)
+}

@@ -1,0 +1,304 @@
+package signflow
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// ContractInput is a contract create request with money in minor units.
+type ContractInput struct {
+	TemplateID     string
+	BuyerIN        string
+	SellerIN       string
+	Price          int64
+	InitialPayment int64
+	Currency       string
+	DeliveryAt     *time.Time
+	Values         []ValueInput
+	Payments       []Payment
+	WitnessIDs     []string
+	Products       []Product
+}
+
+// ValueInput fills one template field.
+type ValueInput struct {
+	TemplateFieldID string
+	KeyName         string
+	Value           string
+	Position        int32
+}
+
+// Limits on the size of one contract.
+const (
+	MaxProducts = 1000
+	MaxValues   = 500
+	MaxPayments = 360
+)
+
+// CreateContract checks the input against the caller and the template and
+// stores a CREATED contract with its CONTRACT_CREATED event.
+func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Contract, error) {
+	if err := a.Require(ScopeContractsWrite); err != nil {
+		return nil, err
+	}
+	if in.TemplateID == "" {
+		return nil, Errorf(EINVALID, "templateId: required")
+	}
+	if err := uuid.Validate(in.TemplateID); err != nil {
+		return nil, Errorf(EINVALID, "templateId: must be a UUID")
+	}
+	if !a.TemplateAllowed(in.TemplateID) {
+		return nil, Errorf(EFORBIDDEN, "The template is not allowed for this credential.")
+	}
+	if err := resolveParties(a, in); err != nil {
+		return nil, err
+	}
+	var out *Contract
+	err := s.store.Update(func(tx Tx) error {
+		t, err := tx.Template(in.TemplateID)
+		if ErrorCode(err) == ENOTFOUND {
+			return Errorf(EINVALID, "templateId: no such template")
+		} else if err != nil {
+			return err
+		}
+		c, err := buildContract(t, in, s.opt.Now())
+		if err != nil {
+			return err
+		}
+		c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
+		if c.Seq, err = tx.NextContractSeq(); err != nil {
+			return err
+		}
+		c.Number = fmt.Sprintf("%d-%06d", c.CreatedAt.Year(), c.Seq)
+		c.Hash = DocumentHash(c)
+		if err := tx.PutContract(c); err != nil {
+			return err
+		}
+		actor.IN = a.OwnerIN
+		out = c
+		return s.record(tx, c, []string{EventCreated}, actor, "", "")
+	})
+	return out, err
+}
+
+func resolveParties(a *Access, in *ContractInput) error {
+	if in.BuyerIN == "" && in.SellerIN == "" {
+		return Errorf(EINVALID, "buyerIn and sellerIn: at least one must be given")
+	}
+	if in.BuyerIN == "" {
+		in.BuyerIN = a.OwnerIN
+	}
+	if in.SellerIN == "" {
+		in.SellerIN = a.OwnerIN
+	}
+	for field, v := range map[string]string{"buyerIn": in.BuyerIN, "sellerIn": in.SellerIN} {
+		if !ValidIN(v) {
+			return Errorf(EINVALID, "%s: must be 14 digits (individual) or 9 digits (company)", field)
+		}
+	}
+	if in.BuyerIN == in.SellerIN {
+		return Errorf(EINVALID, "buyerIn and sellerIn: must be different parties")
+	}
+	if in.BuyerIN != a.OwnerIN && in.SellerIN != a.OwnerIN {
+		return Errorf(EFORBIDDEN, "One party must be the owner: contracts on behalf of third parties cannot be created.")
+	}
+	return nil
+}
+
+func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, error) {
+	if t.Status != TemplatePublished {
+		return nil, Errorf(EINVALID, "templateId: the template is not published")
+	}
+	now := UTC(clock)
+	c := &Contract{ID: NewID(), Status: StatusCreated, Purpose: t.Purpose, BuyerStatus: PartyPending, SellerStatus: PartyPending,
+		BuyerIN: in.BuyerIN, SellerIN: in.SellerIN, Price: in.Price, InitialPayment: in.InitialPayment, Currency: in.Currency,
+		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
+		Values: []Value{}, Payments: []Payment{}, Products: []Product{}}
+	if c.Currency == "" {
+		c.Currency = "UZS"
+	}
+	if !contains(Currencies, c.Currency) {
+		return nil, Errorf(EINVALID, "currency: must be one of UZS, USD, RUB")
+	}
+	if !t.CurrencyAllowed(c.Currency) {
+		return nil, Errorf(EINVALID, "currency: %s is not enabled for this template", c.Currency)
+	}
+	if in.InitialPayment != 0 && !t.InitialPaymentEnabled {
+		return nil, Errorf(EINVALID, "initialPayment: the template has no initial payment")
+	}
+	if in.InitialPayment > in.Price && in.Price > 0 {
+		return nil, Errorf(EINVALID, "initialPayment: must not exceed price")
+	}
+	if err := checkWitnesses(t, in.WitnessIDs); err != nil {
+		return nil, err
+	}
+	if err := addPayments(c, t, in.Payments); err != nil {
+		return nil, err
+	}
+	if err := addProducts(c, t, in.Products); err != nil {
+		return nil, err
+	}
+	if err := addValues(c, t, in.Values, now); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func checkWitnesses(t *Template, ids []string) error {
+	if len(ids) > 0 && !t.WitnessEnabled {
+		return Errorf(EINVALID, "witnessIds: the template has no witnesses")
+	}
+	if t.WitnessEnabled && t.WitnessCount > 0 && len(ids) != t.WitnessCount {
+		return Errorf(EINVALID, "witnessIds: the template requires %d witnesses", t.WitnessCount)
+	}
+	for _, id := range ids {
+		if uuid.Validate(id) != nil {
+			return Errorf(EINVALID, "witnessIds: %q is not a UUID", id)
+		}
+	}
+	return nil
+}
+
+func addPayments(c *Contract, t *Template, payments []Payment) error {
+	if len(payments) > 0 && !t.PaymentScheduleEnabled {
+		return Errorf(EINVALID, "payments: the template has no payment schedule")
+	}
+	if len(payments) > MaxPayments {
+		return Errorf(EINVALID, "payments: at most %d", MaxPayments)
+	}
+	for i, p := range payments {
+		if p.Amount <= 0 || p.PaymentDate.IsZero() {
+			return Errorf(EINVALID, "payments[%d]: amount above 0 and paymentDate are required", i)
+		}
+		c.Payments = append(c.Payments, Payment{Amount: p.Amount, PaymentDate: UTC(p.PaymentDate)})
+	}
+	return nil
+}
+
+func addProducts(c *Contract, t *Template, products []Product) error {
+	if len(products) > 0 && !t.ProductEnabled {
+		return Errorf(EINVALID, "products: the template has no products")
+	}
+	if len(products) == 0 && t.ProductRequired {
+		return Errorf(EINVALID, "products: required by the template")
+	}
+	if len(products) > MaxProducts {
+		return Errorf(EINVALID, "products: at most %d", MaxProducts)
+	}
+	for i, p := range products {
+		p.Name = strings.TrimSpace(p.Name)
+		if p.Name == "" || len(p.Name) > 500 {
+			return Errorf(EINVALID, "products[%d].name: required, at most 500 characters", i)
+		}
+		if p.Unit == "" {
+			p.Unit = "DONA"
+		}
+		if !contains(Units, p.Unit) {
+			return Errorf(EINVALID, "products[%d].unit: must be one of DONA, KG, LITR", i)
+		}
+		if !(p.Quantity > 0 && p.Quantity < 1e9) {
+			return Errorf(EINVALID, "products[%d].quantity: must be above 0", i)
+		}
+		want := lineAmount(p.Price, p.Quantity)
+		if p.Amount == 0 {
+			p.Amount = want
+		} else if d := p.Amount - want; d > 1 || d < -1 {
+			return Errorf(EINVALID, "products[%d].amount: must equal price × quantity", i)
+		}
+		for k := range p.Values {
+			if f := t.FieldByKey(k); f == nil || !f.ProductField {
+				return Errorf(EINVALID, "products[%d].values: %q is not a product field of the template", i, k)
+			}
+		}
+		p.ID, p.DeliveryAt = NewID(), utcPtr(p.DeliveryAt)
+		c.Products = append(c.Products, p)
+	}
+	return nil
+}
+
+func addValues(c *Contract, t *Template, values []ValueInput, now time.Time) error {
+	if len(values) > MaxValues {
+		return Errorf(EINVALID, "values: at most %d", MaxValues)
+	}
+	seen := map[string]bool{}
+	for i, v := range values {
+		var f *Field
+		switch {
+		case v.TemplateFieldID != "":
+			f = t.Field(v.TemplateFieldID)
+			if f != nil && v.KeyName != "" && v.KeyName != f.KeyName {
+				return Errorf(EINVALID, "values[%d]: keyName %q does not match templateFieldId", i, v.KeyName)
+			}
+		case v.KeyName != "":
+			f = t.FieldByKey(v.KeyName)
+		default:
+			return Errorf(EINVALID, "values[%d]: templateFieldId or keyName is required", i)
+		}
+		if f == nil || f.ProductField {
+			return Errorf(EINVALID, "values[%d]: no such field in the template", i)
+		}
+		if seen[f.ID] {
+			return Errorf(EINVALID, "values[%d]: field %q is given twice", i, f.KeyName)
+		}
+		seen[f.ID] = true
+		if err := checkFieldValue(f, v.Value); err != nil {
+			return Errorf(EINVALID, "values[%d] (%s): %s", i, f.KeyName, err.(*Error).Message)
+		}
+		c.Values = append(c.Values, Value{ID: NewID(), Position: v.Position, Value: v.Value, TemplateID: t.ID,
+			TemplateFieldID: f.ID, KeyName: f.KeyName, CreatedAt: now, UpdatedAt: now})
+	}
+	return nil
+}
+
+// checkFieldValue checks a value against its field type (DESIGN §6).
+func checkFieldValue(f *Field, v string) error {
+	if len(v) > 10000 {
+		return Errorf(EINVALID, "too long")
+	}
+	base, parts := f.Type, []string{v}
+	if strings.HasPrefix(f.Type, "DOUBLE_INPUT_") {
+		base = strings.TrimPrefix(f.Type, "DOUBLE_INPUT_")
+		if parts = strings.Split(v, ";"); len(parts) != 2 {
+			return Errorf(EINVALID, "must be two values joined by ';'")
+		}
+	}
+	if f.Type == "MULTISELECT" && v != "" {
+		parts = strings.Split(v, ";")
+	}
+	for _, p := range parts {
+		var ok bool
+		switch base {
+		case "DATE":
+			_, err := time.Parse(time.DateOnly, p)
+			ok = err == nil
+		case "INTEGER":
+			_, err := strconv.ParseInt(p, 10, 64)
+			ok = err == nil
+		case "DOUBLE":
+			_, err := strconv.ParseFloat(p, 64)
+			ok = err == nil
+		case "CHECKBOX":
+			ok = p == "true" || p == "false"
+		case "SELECT", "RADIO", "MULTISELECT":
+			ok = len(f.Options) == 0 || contains(f.Options, p)
+		default:
+			ok = true
+		}
+		if !ok {
+			return Errorf(EINVALID, "%q is not a valid %s", p, strings.ToLower(base))
+		}
+	}
+	return nil
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil || t.IsZero() {
+		return nil
+	}
+	u := UTC(*t)
+	return &u
+}

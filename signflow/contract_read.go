@@ -1,0 +1,106 @@
+package signflow
+
+import "github.com/google/uuid"
+
+// ContractView is a contract with what its read responses show beside it.
+// Buyer, Seller and Creator are nil while the party is unregistered.
+type ContractView struct {
+	*Contract
+	Template               *Template
+	Buyer, Seller, Creator *Client
+}
+
+// Contract returns a contract the caller may read.
+func (s *Service) Contract(a *Access, id string) (*ContractView, error) {
+	if err := a.Require(ScopeContractsRead); err != nil {
+		return nil, err
+	}
+	if uuid.Validate(id) != nil {
+		return nil, Errorf(ENOTFOUND, "Contract not found.")
+	}
+	var v *ContractView
+	err := s.store.View(func(tx Tx) error {
+		c, err := tx.Contract(id)
+		if err != nil {
+			return notFound(err, "Contract not found.")
+		}
+		if err := a.CanRead(c); err != nil {
+			return err
+		}
+		v, err = viewOf(tx, c)
+		return err
+	})
+	return v, err
+}
+
+// AuditTrail returns the audit events of a contract the caller may read.
+func (s *Service) AuditTrail(contractID string) ([]*AuditEvent, error) {
+	var out []*AuditEvent
+	err := s.store.View(func(tx Tx) (err error) { out, err = tx.AuditEvents(contractID); return err })
+	return out, err
+}
+
+// ListContracts returns one page of the contracts the caller may read.
+func (s *Service) ListContracts(a *Access, q ContractQuery) ([]*ContractView, int, error) {
+	if err := a.Require(ScopeContractsRead); err != nil {
+		return nil, 0, err
+	}
+	for _, st := range q.Statuses {
+		if !contains(ContractStatuses, st) {
+			return nil, 0, Errorf(EINVALID, "statuses: unknown status %q", st)
+		}
+	}
+	if q.TemplateID != "" && uuid.Validate(q.TemplateID) != nil {
+		return nil, 0, Errorf(EINVALID, "templateId: must be a UUID")
+	}
+	if q.Page < 0 || q.Size < 1 {
+		return nil, 0, Errorf(EINVALID, "page must be 0 or more and size 1 or more")
+	}
+	q.OwnerIN, q.AllTemplates, q.TemplateIDs = a.OwnerIN, a.AllTemplates, a.TemplateIDs
+	var views []*ContractView
+	var total int
+	err := s.store.View(func(tx Tx) error {
+		page, err := tx.ListContracts(q)
+		if err != nil {
+			return err
+		}
+		total = page.Total
+		for _, c := range page.Contracts {
+			v, err := viewOf(tx, c)
+			if err != nil {
+				return err
+			}
+			views = append(views, v)
+		}
+		return nil
+	})
+	return views, total, err
+}
+
+func viewOf(tx Tx, c *Contract) (*ContractView, error) {
+	v := &ContractView{Contract: c}
+	var err error
+	if v.Template, err = tx.Template(c.TemplateID); err != nil {
+		return nil, err
+	}
+	clients := map[string]*Client{}
+	for _, in := range []string{c.BuyerIN, c.SellerIN, c.CreatorIN} {
+		if _, ok := clients[in]; ok {
+			continue
+		}
+		cl, err := tx.Client(in)
+		if err != nil && ErrorCode(err) != ENOTFOUND {
+			return nil, err
+		}
+		clients[in] = cl
+	}
+	v.Buyer, v.Seller, v.Creator = clients[c.BuyerIN], clients[c.SellerIN], clients[c.CreatorIN]
+	return v, nil
+}
+
+func notFound(err error, msg string) error {
+	if ErrorCode(err) == ENOTFOUND {
+		return Errorf(ENOTFOUND, "%s", msg)
+	}
+	return err
+}

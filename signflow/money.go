@@ -1,0 +1,56 @@
+package signflow
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"strconv"
+)
+
+// maxMoney bounds amounts so that sums of 1,000 products cannot overflow.
+const maxMoney = int64(1e15)
+
+// MinorFromMajor parses a major-unit decimal with at most two fraction
+// digits ("1500", "1500.5", "1500.25") into minor units.
+func MinorFromMajor(n json.Number, field string) (int64, error) {
+	s := string(n)
+	if s == "" {
+		return 0, nil
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || len(s) > 40 || !r.Mul(r, big.NewRat(100, 1)).IsInt() {
+		return 0, Errorf(EINVALID, "%s: must be a number with at most 2 decimal places", field)
+	}
+	return boundedMoney(r.Num(), field)
+}
+
+// MinorFromInteger parses a minor-unit amount, which must be whole.
+func MinorFromInteger(n json.Number, field string) (int64, error) {
+	s := string(n)
+	if s == "" {
+		return 0, nil
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || !r.IsInt() {
+		return 0, Errorf(EINVALID, "%s: must be a whole number of minor units", field)
+	}
+	return boundedMoney(r.Num(), field)
+}
+
+func boundedMoney(v *big.Int, field string) (int64, error) {
+	if !v.IsInt64() || v.Int64() < 0 || v.Int64() > maxMoney {
+		return 0, Errorf(EINVALID, "%s: must be between 0 and %d", field, maxMoney)
+	}
+	return v.Int64(), nil
+}
+
+// MajorNumber renders minor units as a major-unit JSON number.
+func MajorNumber(minor int64) json.Number {
+	return json.Number(strconv.FormatFloat(float64(minor)/100, 'f', -1, 64))
+}
+
+// MinorNumber renders minor units as a JSON number.
+func MinorNumber(minor int64) json.Number { return json.Number(strconv.FormatInt(minor, 10)) }
+
+// lineAmount is price × quantity, rounded to a minor unit.
+func lineAmount(price int64, qty float64) int64 { return int64(math.Round(float64(price) * qty)) }

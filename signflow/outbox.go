@@ -1,0 +1,91 @@
+package signflow
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// record writes, in the caller's transaction, the audit event of each of
+// the events and one outbox row per webhook target that wants it.
+func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, method, sessionID string) error {
+	now := UTC(s.opt.Now())
+	var targets []target
+	for _, ev := range events {
+		err := tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: c.ID, Type: ev, ActorIN: actor.IN, At: now, IP: actor.IP,
+			UserAgent: actor.UserAgent, Method: method, Hash: c.Hash, SessionID: sessionID})
+		if err != nil {
+			return err
+		}
+		if !contains(WebhookEvents, ev) {
+			continue
+		}
+		if targets == nil {
+			var err error
+			if targets, err = webhookTargets(tx, c, now); err != nil {
+				return err
+			}
+		}
+		for _, t := range targets {
+			if len(t.events) > 0 && !contains(t.events, ev) {
+				continue
+			}
+			body, err := json.Marshal(webhookBody(c, ev, actor.IN, now, t.embedded))
+			if err != nil {
+				return err
+			}
+			d := &Delivery{ID: NewID(), Event: ev, ContractID: c.ID, Target: t.id, TargetName: t.name, URL: t.url,
+				Body: body, Status: DeliveryPending, Attempts: []Attempt{}, NextAt: now, CreatedAt: now}
+			if err := tx.AddDelivery(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type target struct {
+	id, name, url string
+	events        []string
+	embedded      bool
+}
+
+// webhookTargets: the app that created the contract, and every key that
+// can read it (its owner takes part, within its templates).
+func webhookTargets(tx Tx, c *Contract, now time.Time) ([]target, error) {
+	out := []target{}
+	if c.AppID != "" {
+		app, err := tx.App(c.AppID)
+		if err != nil && ErrorCode(err) != ENOTFOUND {
+			return nil, err
+		}
+		if app != nil && app.WebhookURL != "" {
+			out = append(out, target{id: AppTarget(app.ID), name: app.Name, url: app.WebhookURL, events: app.WebhookEvents, embedded: true})
+		}
+	}
+	seen := map[string]bool{}
+	for _, in := range []string{c.BuyerIN, c.SellerIN} {
+		keys, err := tx.KeysByOwner(in)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			expired := k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)
+			if seen[k.ID] || k.Revoked || expired || k.WebhookURL == "" || !k.CanSee(c) {
+				continue
+			}
+			seen[k.ID] = true
+			out = append(out, target{id: KeyTarget(k.ID), name: k.Name, url: k.WebhookURL})
+		}
+	}
+	return out, nil
+}
+
+func webhookBody(c *Contract, event, actorIN string, now time.Time, embedded bool) *WebhookBody {
+	b := &WebhookBody{Event: event, ContractID: c.ID, ContractNumber: c.Number, Status: c.Status, BuyerIN: c.BuyerIN,
+		SellerIN: c.SellerIN, CreatorIN: c.CreatorIN, ActorIN: actorIN, Amount: MinorNumber(c.Price), Currency: c.Currency,
+		OccurredAt: now.Format(time.RFC3339)}
+	if embedded {
+		b.TemplateID, b.Amount = c.TemplateID, MajorNumber(c.Price)
+	}
+	return b
+}

@@ -1,0 +1,201 @@
+package signflow
+
+import (
+	"crypto/subtle"
+	"net/url"
+	"time"
+)
+
+// RegisterClient stores a client, or fills the empty fields of the one with
+// the same number. Held data is never overwritten. The stored client is returned.
+func (s *Service) RegisterClient(in *Client) (*Client, error) {
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	var out *Client
+	err := s.store.Update(func(tx Tx) error {
+		now := UTC(s.opt.Now())
+		c, err := tx.Client(in.IN)
+		switch {
+		case err == nil:
+			if c.FillEmpty(in) {
+				c.UpdatedAt = now
+				if err := tx.PutClient(c); err != nil {
+					return err
+				}
+			}
+		case ErrorCode(err) == ENOTFOUND:
+			c = new(Client)
+			*c = *in
+			c.ID, c.Verified, c.CreatedAt, c.UpdatedAt = NewID(), false, now, now
+			if err := tx.PutClient(c); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+		out = c
+		return nil
+	})
+	return out, err
+}
+
+// FindClient returns the client with the number.
+func (s *Service) FindClient(in string) (*Client, error) {
+	var c *Client
+	err := s.store.View(func(tx Tx) (err error) { c, err = tx.Client(in); return err })
+	return c, err
+}
+
+// CreateTemplate validates a definition and stores it as a new template.
+func (s *Service) CreateTemplate(def *TemplateDefinition) (*Template, error) {
+	if err := def.Validate(); err != nil {
+		return nil, err
+	}
+	t := def.Template(NewID(), s.opt.Now)
+	return t, s.store.Update(func(tx Tx) error { return tx.PutTemplate(t) })
+}
+
+// CredentialInput is what an administrator gives for a new app or key.
+type CredentialInput struct {
+	Name          string     `json:"name"`
+	OwnerIN       string     `json:"ownerIn"`
+	Scopes        []string   `json:"scopes"`
+	AllTemplates  bool       `json:"allTemplates"`
+	TemplateIDs   []string   `json:"templateIds"`
+	WebhookURL    string     `json:"webhookUrl"`
+	WebhookEvents []string   `json:"webhookEvents"`
+	ExpiresAt     *time.Time `json:"expiresAt"`
+}
+
+func (in *CredentialInput) validate(tx Tx, allowed []string) error {
+	if in.Name == "" || len(in.Name) > 200 {
+		return Errorf(EINVALID, "name: required, at most 200 characters")
+	}
+	if _, err := tx.Client(in.OwnerIN); err != nil {
+		if ErrorCode(err) == ENOTFOUND {
+			return Errorf(EINVALID, "ownerIn: no owner with this number; create it with POST /admin/v1/owners")
+		}
+		return err
+	}
+	if len(in.Scopes) == 0 {
+		return Errorf(EINVALID, "scopes: at least one is required")
+	}
+	for _, sc := range in.Scopes {
+		if !contains(allowed, sc) {
+			return Errorf(EINVALID, "scopes: unknown scope %q", sc)
+		}
+	}
+	if !in.AllTemplates && len(in.TemplateIDs) == 0 {
+		return Errorf(EINVALID, "templateIds: required unless allTemplates is true")
+	}
+	for _, id := range in.TemplateIDs {
+		if _, err := tx.Template(id); err != nil {
+			return Errorf(EINVALID, "templateIds: no template %q", id)
+		}
+	}
+	if in.WebhookURL != "" {
+		u, err := url.Parse(in.WebhookURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Errorf(EINVALID, "webhookUrl: must be an absolute http or https URL")
+		}
+	}
+	for _, ev := range in.WebhookEvents {
+		if !contains(WebhookEvents, ev) {
+			return Errorf(EINVALID, "webhookEvents: unknown event %q", ev)
+		}
+	}
+	return nil
+}
+
+// NewCredential is what is shown once when an app or key is created.
+type NewCredential struct {
+	ID            string
+	Secret        string
+	WebhookSecret string
+}
+
+// CreateApp issues an app with its secret and webhook secret.
+func (s *Service) CreateApp(in *CredentialInput) (*NewCredential, error) {
+	out := &NewCredential{ID: NewID(), Secret: RandomToken(32)}
+	app := &App{ID: out.ID, Name: in.Name, OwnerIN: in.OwnerIN, SecretHash: HashSecret(out.Secret), SecretGen: 1,
+		Scopes: in.Scopes, AllTemplates: in.AllTemplates, TemplateIDs: in.TemplateIDs, WebhookURL: in.WebhookURL,
+		WebhookEvents: in.WebhookEvents, ExpiresAt: in.ExpiresAt, CreatedAt: UTC(s.opt.Now())}
+	if err := s.sealWebhook(out, &app.WebhookSecretEnc); err != nil {
+		return nil, err
+	}
+	return out, s.store.Update(func(tx Tx) error {
+		if err := in.validate(tx, AppScopes); err != nil {
+			return err
+		}
+		return tx.PutApp(app)
+	})
+}
+
+// CreateKey issues an API key with its webhook secret.
+func (s *Service) CreateKey(in *CredentialInput) (*NewCredential, error) {
+	if len(in.WebhookEvents) > 0 {
+		return nil, Errorf(EINVALID, "webhookEvents: keys receive every event")
+	}
+	out := &NewCredential{ID: NewID(), Secret: KeyPrefix + RandomToken(32)}
+	key := &APIKey{ID: out.ID, Name: in.Name, OwnerIN: in.OwnerIN, Hash: HashSecret(out.Secret), Scopes: in.Scopes,
+		AllTemplates: in.AllTemplates, TemplateIDs: in.TemplateIDs, WebhookURL: in.WebhookURL, ExpiresAt: in.ExpiresAt,
+		CreatedAt: UTC(s.opt.Now())}
+	if err := s.sealWebhook(out, &key.WebhookSecretEnc); err != nil {
+		return nil, err
+	}
+	return out, s.store.Update(func(tx Tx) error {
+		if err := in.validate(tx, KeyScopes); err != nil {
+			return err
+		}
+		return tx.PutKey(key)
+	})
+}
+
+func (s *Service) sealWebhook(out *NewCredential, dst *[]byte) error {
+	out.WebhookSecret = "whsec_" + RandomToken(32)
+	enc, err := s.opt.Sealer.Seal([]byte(out.WebhookSecret))
+	*dst = enc
+	return err
+}
+
+// RotateAppSecret issues a new secret; the old one and its tokens stop working.
+func (s *Service) RotateAppSecret(appID string) (string, error) {
+	secret := RandomToken(32)
+	return secret, s.store.Update(func(tx Tx) error {
+		app, err := tx.App(appID)
+		if err != nil {
+			return err
+		}
+		app.SecretHash = HashSecret(secret)
+		app.SecretGen++
+		return tx.PutApp(app)
+	})
+}
+
+// CancelApp stops an app: its secret and tokens are refused with 403.
+func (s *Service) CancelApp(appID string) error {
+	return s.store.Update(func(tx Tx) error {
+		app, err := tx.App(appID)
+		if err != nil {
+			return err
+		}
+		app.Cancelled = true
+		return tx.PutApp(app)
+	})
+}
+
+// RevokeKey stops an API key at once.
+func (s *Service) RevokeKey(id string) error {
+	return s.store.Update(func(tx Tx) error {
+		k, err := tx.Key(id)
+		if err != nil {
+			return err
+		}
+		k.Revoked = true
+		return tx.PutKey(k)
+	})
+}
+
+func equalHash(a, b []byte) bool { return subtle.ConstantTimeCompare(a, b) == 1 }

@@ -1,0 +1,83 @@
+package signflow
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"time"
+)
+
+// SMSSender delivers a text message to a phone number.
+type SMSSender interface {
+	Send(ctx context.Context, phone, text string) error
+}
+
+// Sealer encrypts secrets that must be read back, such as webhook secrets.
+type Sealer interface {
+	Seal(plain []byte) ([]byte, error)
+	Open(sealed []byte) ([]byte, error)
+}
+
+// Options configure a Service.
+type Options struct {
+	Now        TimeSource
+	Secret     []byte // keys the HMACs of tokens and SMS codes
+	Sealer     Sealer
+	SMS        SMSSender
+	SessionTTL time.Duration
+	OTPTTL     time.Duration
+	// Methods lists the signing methods that are configured; OTP_SMS always is.
+	Methods map[string]bool
+}
+
+// Service carries out every operation of the domain over a Store.
+type Service struct {
+	store Store
+	opt   Options
+}
+
+// TokenTTL is the lifetime of an embedded access token.
+const TokenTTL = time.Hour
+
+// KeyPrefix starts every API key.
+const KeyPrefix = "ck_"
+
+// NewService returns a Service; zero options get their defaults.
+func NewService(store Store, opt Options) *Service {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.SessionTTL == 0 {
+		opt.SessionTTL = 30 * time.Minute
+	}
+	if opt.OTPTTL == 0 {
+		opt.OTPTTL = 5 * time.Minute
+	}
+	if opt.Methods == nil {
+		opt.Methods = map[string]bool{}
+	}
+	opt.Methods[MethodOTP] = true
+	return &Service{store: store, opt: opt}
+}
+
+// Store returns the store the service works on.
+func (s *Service) Store() Store { return s.store }
+
+// Now returns the service clock's time.
+func (s *Service) Now() time.Time { return s.opt.Now() }
+
+func (s *Service) mac(parts ...string) []byte {
+	m := hmac.New(sha256.New, s.opt.Secret)
+	for _, p := range parts {
+		m.Write([]byte(p))
+		m.Write([]byte{0})
+	}
+	return m.Sum(nil)
+}
+
+// HashSecret is the stored form of a high-entropy secret (app secret, key,
+// session token): SHA-256, enough for random values of 256 bits.
+func HashSecret(secret string) []byte {
+	sum := sha256.Sum256([]byte(secret))
+	return sum[:]
+}

@@ -1,0 +1,74 @@
+package signflow
+
+import "time"
+
+// Store runs functions in transactions. Update may run fn more than once
+// (batched writes), so fn must have no effects outside the Tx.
+type Store interface {
+	Update(fn func(Tx) error) error
+	View(fn func(Tx) error) error
+}
+
+// Tx is one transaction over every entity. Getters return ENOTFOUND when
+// the record is absent. Put methods keep secondary indexes in step.
+type Tx interface {
+	Client(in string) (*Client, error)
+	PutClient(c *Client) error
+
+	Template(id string) (*Template, error)
+	Templates() ([]*Template, error)
+	PutTemplate(t *Template) error
+
+	App(id string) (*App, error)
+	PutApp(a *App) error
+
+	Key(id string) (*APIKey, error)
+	KeyByHash(hash []byte) (*APIKey, error)
+	KeysByOwner(in string) ([]*APIKey, error)
+	PutKey(k *APIKey) error
+
+	Contract(id string) (*Contract, error)
+	PutContract(c *Contract) error
+	// NextContractSeq returns the next value of the contract sequence, which
+	// orders contracts by creation and numbers them.
+	NextContractSeq() (uint64, error)
+	ListContracts(q ContractQuery) (*ContractPage, error)
+
+	Session(id string) (*SignSession, error)
+	SessionByToken(hash []byte) (*SignSession, error)
+	PutSession(s *SignSession) error
+	ExpiredSessions(before time.Time, limit int) ([]*SignSession, error)
+
+	AddAudit(e *AuditEvent) error
+	AuditEvents(contractID string) ([]*AuditEvent, error)
+
+	AddDelivery(d *Delivery) error
+	Delivery(id string) (*Delivery, error)
+	PutDelivery(d *Delivery) error
+	Deliveries(f DeliveryFilter) ([]*Delivery, error)
+	PendingDeliveries(limit int) ([]*Delivery, error)
+}
+
+// ContractQuery selects contracts in which OwnerIN takes part, newest first.
+type ContractQuery struct {
+	OwnerIN      string
+	Statuses     []string
+	TemplateID   string
+	AllTemplates bool
+	TemplateIDs  []string
+	Search       string
+	Page, Size   int
+}
+
+// ContractPage is one page of a contract list.
+type ContractPage struct {
+	Contracts []*Contract
+	Total     int
+}
+
+// DeliveryFilter narrows the delivery log; empty fields match all.
+type DeliveryFilter struct {
+	ContractID string
+	Status     string
+	Limit      int
+}

@@ -1,0 +1,203 @@
+package signflow
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// TemplateDefinition is the import format of a template (DESIGN §6).
+type TemplateDefinition struct {
+	Name                       Text       `json:"name" yaml:"name"`
+	SellerName                 Text       `json:"sellerName" yaml:"sellerName"`
+	BuyerName                  Text       `json:"buyerName" yaml:"buyerName"`
+	Type                       string     `json:"type" yaml:"type"`
+	Status                     string     `json:"status" yaml:"status"`
+	Purpose                    string     `json:"purpose" yaml:"purpose"`
+	ExchangeMode               string     `json:"exchangeMode" yaml:"exchangeMode"`
+	IndividualVerificationType string     `json:"individualVerificationType" yaml:"individualVerificationType"`
+	LegalVerificationType      string     `json:"legalVerificationType" yaml:"legalVerificationType"`
+	EnabledCurrencies          []string   `json:"enabledCurrencies" yaml:"enabledCurrencies"`
+	ProductEnabled             bool       `json:"productEnabled" yaml:"productEnabled"`
+	ProductRequired            bool       `json:"productRequired" yaml:"productRequired"`
+	PaymentScheduleEnabled     bool       `json:"paymentScheduleEnabled" yaml:"paymentScheduleEnabled"`
+	InitialPaymentEnabled      bool       `json:"initialPaymentEnabled" yaml:"initialPaymentEnabled"`
+	WitnessEnabled             bool       `json:"witnessEnabled" yaml:"witnessEnabled"`
+	WitnessCount               int        `json:"witnessCount" yaml:"witnessCount"`
+	Fields                     []FieldDef `json:"fields" yaml:"fields"`
+	Body                       Text       `json:"body" yaml:"body"`
+}
+
+// FieldDef is one field of a template definition.
+type FieldDef struct {
+	KeyName      string   `json:"keyName" yaml:"keyName"`
+	ParentKey    string   `json:"parentKey" yaml:"parentKey"`
+	Type         string   `json:"type" yaml:"type"`
+	Position     string   `json:"position" yaml:"position"`
+	ProductField bool     `json:"productField" yaml:"productField"`
+	Options      []string `json:"options" yaml:"options"`
+	Name         Text     `json:"name" yaml:"name"`
+}
+
+// ParseTemplateDefinition decodes a definition from JSON, or from YAML when
+// isYAML is set. Malformed input is EINVALID with the decoder's reason.
+func ParseTemplateDefinition(data []byte, isYAML bool) (*TemplateDefinition, error) {
+	var def TemplateDefinition
+	if isYAML {
+		if err := yaml.Unmarshal(data, &def); err != nil {
+			return nil, Errorf(EINVALID, "malformed YAML: %s", firstLine(err.Error()))
+		}
+		return &def, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&def); err != nil {
+		return nil, Errorf(EINVALID, "malformed JSON: %s", DescribeJSONError(err))
+	}
+	return &def, nil
+}
+
+// Validate checks the definition and names the first problem.
+func (d *TemplateDefinition) Validate() error {
+	if !d.Name.complete() {
+		return Errorf(EINVALID, "name: uz, ru and en are required")
+	}
+	if !d.SellerName.complete() || !d.BuyerName.complete() {
+		return Errorf(EINVALID, "sellerName and buyerName: uz, ru and en are required")
+	}
+	checks := []struct {
+		key, val string
+		allowed  []string
+	}{
+		{"status", d.Status, []string{TemplatePublished, TemplateDraft}},
+		{"purpose", d.Purpose, Purposes},
+		{"exchangeMode", d.ExchangeMode, ExchangeModes},
+		{"individualVerificationType", d.IndividualVerificationType, []string{MethodOTP, MethodMyID, MethodAbleID}},
+		{"legalVerificationType", d.LegalVerificationType, []string{MethodEIMZO}},
+	}
+	for _, c := range checks {
+		if c.val != "" && !contains(c.allowed, c.val) {
+			return Errorf(EINVALID, "%s: %q is not one of %s", c.key, c.val, strings.Join(c.allowed, ", "))
+		}
+	}
+	for _, cur := range d.EnabledCurrencies {
+		if !contains(Currencies, cur) {
+			return Errorf(EINVALID, "enabledCurrencies: unknown currency %q", cur)
+		}
+	}
+	if d.ProductRequired && !d.ProductEnabled {
+		return Errorf(EINVALID, "productRequired: needs productEnabled")
+	}
+	if d.WitnessCount < 0 || d.WitnessCount > 10 || (d.WitnessCount > 0 && !d.WitnessEnabled) {
+		return Errorf(EINVALID, "witnessCount: must be 0 to 10, and 0 unless witnessEnabled")
+	}
+	seen := map[string]bool{}
+	for i, f := range d.Fields {
+		where := fmt.Sprintf("fields[%d]", i)
+		if f.KeyName == "" || !isKeyName(f.KeyName) {
+			return Errorf(EINVALID, "%s.keyName: required, letters, digits and _ only", where)
+		}
+		if seen[f.KeyName] {
+			return Errorf(EINVALID, "%s.keyName: duplicate keyName %q", where, f.KeyName)
+		}
+		seen[f.KeyName] = true
+		if !contains(FieldTypes, f.Type) {
+			return Errorf(EINVALID, "%s.type: unknown field type %q", where, f.Type)
+		}
+		if f.Position != "" && !contains(FieldPositions, f.Position) {
+			return Errorf(EINVALID, "%s.position: %q is not one of %s", where, f.Position, strings.Join(FieldPositions, ", "))
+		}
+		if !f.Name.complete() {
+			return Errorf(EINVALID, "%s.name: uz, ru and en are required", where)
+		}
+	}
+	for i, f := range d.Fields {
+		if f.ParentKey != "" && !seen[f.ParentKey] {
+			return Errorf(EINVALID, "fields[%d].parentKey: no field %q", i, f.ParentKey)
+		}
+	}
+	return nil
+}
+
+func isKeyName(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// Template builds the stored template from a validated definition.
+func (d *TemplateDefinition) Template(id string, now TimeSource) *Template {
+	at := UTC(now())
+	t := &Template{
+		ID: id, Name: d.Name, SellerName: d.SellerName, BuyerName: d.BuyerName,
+		Type: or(d.Type, "B2C"), Status: or(d.Status, TemplatePublished), Purpose: or(d.Purpose, "CONTRACT"),
+		ExchangeMode: or(d.ExchangeMode, "GOODS"), IndividualVerificationType: or(d.IndividualVerificationType, MethodOTP),
+		LegalVerificationType: or(d.LegalVerificationType, MethodEIMZO), EnabledCurrencies: d.EnabledCurrencies,
+		ProductEnabled: d.ProductEnabled, ProductRequired: d.ProductRequired, PaymentScheduleEnabled: d.PaymentScheduleEnabled,
+		InitialPaymentEnabled: d.InitialPaymentEnabled, WitnessEnabled: d.WitnessEnabled, WitnessCount: d.WitnessCount,
+		Body: d.Body, CreatedAt: at, UpdatedAt: at,
+	}
+	for _, f := range d.Fields {
+		fd := Field{ID: NewID(), TemplateID: id, Name: f.Name, KeyName: f.KeyName, Type: f.Type,
+			Position: or(f.Position, "BOTTOM"), ProductField: f.ProductField, Options: f.Options, CreatedAt: at, UpdatedAt: at}
+		if f.ParentKey != "" {
+			pk := f.ParentKey
+			fd.ParentKey = &pk
+		}
+		t.Fields = append(t.Fields, fd)
+	}
+	return t
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// DescribeJSONError turns a decoding error into a message naming the field.
+func DescribeJSONError(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case asErr(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "body"
+		}
+		return fmt.Sprintf("%s: must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value)
+	case asErr(err, &se):
+		return fmt.Sprintf("invalid JSON at offset %d", se.Offset)
+	}
+	return firstLine(err.Error())
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	}
+	return "a number"
+}

@@ -1,0 +1,170 @@
+// Package storage keeps every entity of the appliance in one bbolt file and
+// implements signflow.Store over it.
+//
+// Bucket layout (JSON values unless noted; seq8 is a big-endian uint64):
+//
+//	meta                 "schema" -> schema version (seq8)
+//	clients              <in> -> Client
+//	client_names         <lower-case name word> 0x00 <in> -> nil
+//	templates            <id> -> Template
+//	apps                 <id> -> App
+//	keys                 <id> -> APIKey
+//	key_hashes           <sha256 of key> -> key id
+//	key_owners           <owner in> 0x00 <key id> -> nil
+//	contracts            <id> -> Contract (bucket sequence numbers contracts)
+//	contract_numbers     <number> -> contract id
+//	contract_party       <party in> 0x00 <seq8> -> summary
+//	contract_pair        <party in> 0x00 <other in> 0x00 <seq8> -> summary
+//	sessions             <id> -> SignSession
+//	session_tokens       <sha256 of token> -> session id
+//	session_expiry       <expiresAt unix nanos, seq8> <id> -> nil (PENDING only)
+//	audit                <contract id> 0x00 <seq8> -> AuditEvent
+//	deliveries           <id> -> Delivery
+//	delivery_queue       <seq8> -> delivery id (PENDING only, outbox order)
+//	delivery_contract    <contract id> 0x00 <seq8> -> delivery id
+//
+// A summary is "status 0x1f templateId 0x1f counterparty in 0x1f number":
+// lists filter by party, creation order, status, template and number from
+// the indexes alone and decode only the contracts of the page they return.
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"contracts/signflow"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+var (
+	bucketMeta             = []byte("meta")
+	bucketClients          = []byte("clients")
+	bucketClientNames      = []byte("client_names")
+	bucketTemplates        = []byte("templates")
+	bucketApps             = []byte("apps")
+	bucketKeys             = []byte("keys")
+	bucketKeyHashes        = []byte("key_hashes")
+	bucketKeyOwners        = []byte("key_owners")
+	bucketContracts        = []byte("contracts")
+	bucketContractNumbers  = []byte("contract_numbers")
+	bucketContractParty    = []byte("contract_party")
+	bucketContractPair     = []byte("contract_pair")
+	bucketSessions         = []byte("sessions")
+	bucketSessionTokens    = []byte("session_tokens")
+	bucketSessionExpiry    = []byte("session_expiry")
+	bucketAudit            = []byte("audit")
+	bucketDeliveries       = []byte("deliveries")
+	bucketDeliveryQueue    = []byte("delivery_queue")
+	bucketDeliveryContract = []byte("delivery_contract")
+
+	keySchema = []byte("schema")
+)
+
+// DB is the bbolt file of one appliance.
+type DB struct {
+	bolt *bolt.DB
+	path string
+}
+
+// Options tune how the file is opened.
+type Options struct {
+	Timeout    time.Duration // wait for the file lock; default 1s
+	BatchDelay time.Duration // bbolt MaxBatchDelay; default 2ms
+	ReadOnly   bool
+}
+
+// Open opens (creating if needed) the database at path and runs pending
+// migrations, first writing a snapshot of the old file beside it.
+func Open(path string, opt Options) (*DB, error) {
+	if opt.Timeout == 0 {
+		opt.Timeout = time.Second
+	}
+	if opt.BatchDelay == 0 {
+		opt.BatchDelay = 2 * time.Millisecond
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("another process is using %s (is another contracts process running?)", path)
+	} else if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	b.MaxBatchDelay = opt.BatchDelay
+	db := &DB{bolt: b, path: path}
+	if !opt.ReadOnly {
+		if err := db.migrate(); err != nil {
+			b.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+// Close closes the file.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Path is the file's path.
+func (db *DB) Path() string { return db.path }
+
+// Bolt exposes the underlying handle for benchmarks that compare against it.
+func (db *DB) Bolt() *bolt.DB { return db.bolt }
+
+// Update runs fn in a batched write transaction; fn may run more than once.
+func (db *DB) Update(fn func(signflow.Tx) error) error {
+	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+}
+
+// View runs fn in a read transaction.
+func (db *DB) View(fn func(signflow.Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+}
+
+// Backup writes a consistent snapshot of the whole file to w while writers
+// go on, and returns its size.
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(btx *bolt.Tx) (err error) { n, err = btx.WriteTo(w); return err })
+	return n, err
+}
+
+// SchemaVersion reads the stored schema version.
+func (db *DB) SchemaVersion() (uint64, error) {
+	var v uint64
+	err := db.bolt.View(func(btx *bolt.Tx) error { v = schemaOf(btx); return nil })
+	return v, err
+}
+
+func schemaOf(btx *bolt.Tx) uint64 {
+	if b := btx.Bucket(bucketMeta); b != nil {
+		if v := b.Get(keySchema); len(v) == 8 {
+			return binary.BigEndian.Uint64(v)
+		}
+	}
+	return 0
+}
+
+func seq8(n uint64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, n)
+	return b
+}
+
+// Meta reads a value the appliance keeps about itself; "" when absent.
+func (db *DB) Meta(name string) (string, error) {
+	var v string
+	err := db.bolt.View(func(btx *bolt.Tx) error { v = string(btx.Bucket(bucketMeta).Get([]byte(name))); return nil })
+	return v, err
+}
+
+// SetMeta stores a value the appliance keeps about itself.
+func (db *DB) SetMeta(name, value string) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error { return btx.Bucket(bucketMeta).Put([]byte(name), []byte(value)) })
+}

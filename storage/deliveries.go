@@ -1,0 +1,94 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"contracts/signflow"
+)
+
+// AddDelivery puts a new outbox row in order at the end of the queue.
+func (t *tx) AddDelivery(d *signflow.Delivery) error {
+	seq, err := t.bucket(bucketDeliveries).NextSequence()
+	if err != nil {
+		return err
+	}
+	d.Seq = seq
+	if err := t.bucket(bucketDeliveryContract).Put(join([]byte(d.ContractID), seq8(seq)), []byte(d.ID)); err != nil {
+		return err
+	}
+	return t.PutDelivery(d)
+}
+
+func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
+	v := new(signflow.Delivery)
+	return v, t.get(bucketDeliveries, []byte(id), v, "Delivery")
+}
+
+// PutDelivery writes the row; it stays in the queue while PENDING.
+func (t *tx) PutDelivery(d *signflow.Delivery) error {
+	q := t.bucket(bucketDeliveryQueue)
+	var err error
+	if d.Status == signflow.DeliveryPending {
+		err = q.Put(seq8(d.Seq), []byte(d.ID))
+	} else {
+		err = q.Delete(seq8(d.Seq))
+	}
+	if err != nil {
+		return err
+	}
+	return t.put(bucketDeliveries, []byte(d.ID), d)
+}
+
+// PendingDeliveries returns the oldest PENDING rows, in outbox order.
+func (t *tx) PendingDeliveries(limit int) ([]*signflow.Delivery, error) {
+	var out []*signflow.Delivery
+	c := t.bucket(bucketDeliveryQueue).Cursor()
+	for k, id := c.First(); k != nil && len(out) < limit; k, id = c.Next() {
+		d, err := t.Delivery(string(id))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Deliveries lists the log, oldest first, by contract or status.
+func (t *tx) Deliveries(f signflow.DeliveryFilter) ([]*signflow.Delivery, error) {
+	if f.Limit <= 0 {
+		f.Limit = 1000
+	}
+	var out []*signflow.Delivery
+	keep := func(d *signflow.Delivery) bool {
+		return (f.Status == "" || d.Status == f.Status) && (f.ContractID == "" || d.ContractID == f.ContractID)
+	}
+	if f.ContractID != "" {
+		prefix := join([]byte(f.ContractID), nil)
+		c := t.bucket(bucketDeliveryContract).Cursor()
+		for k, id := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < f.Limit; k, id = c.Next() {
+			d, err := t.Delivery(string(id))
+			if err != nil {
+				return nil, err
+			}
+			if keep(d) {
+				out = append(out, d)
+			}
+		}
+		return out, nil
+	}
+	err := t.bucket(bucketDeliveries).ForEach(func(_, v []byte) error {
+		if len(out) >= f.Limit {
+			return nil
+		}
+		d := new(signflow.Delivery)
+		if err := json.Unmarshal(v, d); err != nil {
+			return err
+		}
+		if keep(d) {
+			out = append(out, d)
+		}
+		return nil
+	})
+	return out, err
+}

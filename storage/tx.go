@@ -1,0 +1,125 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode"
+
+	"contracts/signflow"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// tx implements signflow.Tx over one bbolt transaction.
+type tx struct{ b *bolt.Tx }
+
+func (t *tx) bucket(name []byte) *bolt.Bucket { return t.b.Bucket(name) }
+
+// get decodes the record at key into v, or returns ENOTFOUND.
+func (t *tx) get(bucket, key []byte, v any, what string) error {
+	data := t.bucket(bucket).Get(key)
+	if data == nil {
+		return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
+	}
+	return json.Unmarshal(data, v)
+}
+
+func (t *tx) put(bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return t.bucket(bucket).Put(key, data)
+}
+
+func join(parts ...[]byte) []byte { return bytes.Join(parts, []byte{0}) }
+
+func (t *tx) Client(in string) (*signflow.Client, error) {
+	c := new(signflow.Client)
+	return c, t.get(bucketClients, []byte(in), c, "Client")
+}
+
+func (t *tx) PutClient(c *signflow.Client) error {
+	names := t.bucket(bucketClientNames)
+	if old, err := t.Client(c.IN); err == nil {
+		for _, w := range nameWords(old) {
+			if err := names.Delete(join([]byte(w), []byte(old.IN))); err != nil {
+				return err
+			}
+		}
+	}
+	for _, w := range nameWords(c) {
+		if err := names.Put(join([]byte(w), []byte(c.IN)), nil); err != nil {
+			return err
+		}
+	}
+	return t.put(bucketClients, []byte(c.IN), c)
+}
+
+// nameWords are the lower-case words a client is found by.
+func nameWords(c *signflow.Client) []string {
+	text := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.MidName, c.LegalName}, " "))
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+func (t *tx) Template(id string) (*signflow.Template, error) {
+	v := new(signflow.Template)
+	return v, t.get(bucketTemplates, []byte(id), v, "Template")
+}
+
+func (t *tx) Templates() ([]*signflow.Template, error) {
+	var out []*signflow.Template
+	err := t.bucket(bucketTemplates).ForEach(func(_, data []byte) error {
+		v := new(signflow.Template)
+		out = append(out, v)
+		return json.Unmarshal(data, v)
+	})
+	return out, err
+}
+
+func (t *tx) PutTemplate(v *signflow.Template) error { return t.put(bucketTemplates, []byte(v.ID), v) }
+
+func (t *tx) App(id string) (*signflow.App, error) {
+	v := new(signflow.App)
+	return v, t.get(bucketApps, []byte(id), v, "App")
+}
+
+func (t *tx) PutApp(v *signflow.App) error { return t.put(bucketApps, []byte(v.ID), v) }
+
+func (t *tx) Key(id string) (*signflow.APIKey, error) {
+	v := new(signflow.APIKey)
+	return v, t.get(bucketKeys, []byte(id), v, "Key")
+}
+
+func (t *tx) KeyByHash(hash []byte) (*signflow.APIKey, error) {
+	id := t.bucket(bucketKeyHashes).Get(hash)
+	if id == nil {
+		return nil, signflow.Errorf(signflow.ENOTFOUND, "Key not found.")
+	}
+	return t.Key(string(id))
+}
+
+func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
+	var out []*signflow.APIKey
+	prefix := join([]byte(in), nil)
+	c := t.bucket(bucketKeyOwners).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		key, err := t.Key(string(k[len(prefix):]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, key)
+	}
+	return out, nil
+}
+
+func (t *tx) PutKey(v *signflow.APIKey) error {
+	if err := t.bucket(bucketKeyHashes).Put(v.Hash, []byte(v.ID)); err != nil {
+		return err
+	}
+	if err := t.bucket(bucketKeyOwners).Put(join([]byte(v.OwnerIN), []byte(v.ID)), nil); err != nil {
+		return err
+	}
+	return t.put(bucketKeys, []byte(v.ID), v)
+}
