@@ -1,0 +1,134 @@
+package signflow
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// SessionRequest opens a signing session for one party.
+type SessionRequest struct {
+	SignerIN     string
+	Lang         string
+	ParentOrigin string
+	RedirectURL  string
+}
+
+func (r *SessionRequest) validate() error {
+	if r.SignerIN == "" {
+		return Errorf(EINVALID, "signerIn: required")
+	}
+	if r.Lang == "" {
+		r.Lang = "uz"
+	}
+	if !contains(Languages, r.Lang) {
+		return Errorf(EINVALID, "lang: must be uz, ru or en")
+	}
+	if r.ParentOrigin != "" {
+		u, err := url.Parse(r.ParentOrigin)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.TrimSuffix(u.Path, "/") != "" ||
+			u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			return Errorf(EINVALID, "parentOrigin: must be an origin such as https://shop.example")
+		}
+		r.ParentOrigin = u.Scheme + "://" + u.Host
+	}
+	if r.RedirectURL != "" {
+		u, err := url.Parse(r.RedirectURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Errorf(EINVALID, "redirectUrl: must be an absolute http or https URL")
+		}
+	}
+	return nil
+}
+
+// OpenSession opens a PENDING session for a party of a CREATED contract and
+// returns it with the token for its URL; only the token's hash is stored.
+func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, actor Actor) (*SignSession, string, error) {
+	if err := a.Require(ScopeContractsSign); err != nil {
+		return nil, "", err
+	}
+	if err := r.validate(); err != nil {
+		return nil, "", err
+	}
+	if uuid.Validate(contractID) != nil {
+		return nil, "", Errorf(ENOTFOUND, "Contract not found.")
+	}
+	token := RandomToken(32)
+	var out *SignSession
+	err := s.store.Update(func(tx Tx) error {
+		c, err := tx.Contract(contractID)
+		if err != nil {
+			return notFound(err, "Contract not found.")
+		}
+		if err := a.CanRead(c); err != nil {
+			return err
+		}
+		if c.Status != StatusCreated {
+			return Errorf(EINVALID, "The contract is %s; a session can only be opened for a CREATED contract.", c.Status)
+		}
+		if !c.HasParty(r.SignerIN) {
+			return Errorf(EINVALID, "signerIn: not a party of this contract")
+		}
+		if c.PartyStatus(r.SignerIN) != PartyPending {
+			return Errorf(EINVALID, "signerIn: this party has already signed")
+		}
+		method, err := s.methodFor(tx, c, r.SignerIN)
+		if err != nil {
+			return err
+		}
+		now := UTC(s.opt.Now())
+		out = &SignSession{ID: NewID(), TokenHash: HashSecret(token), ContractID: c.ID, SignerIN: r.SignerIN, AppID: a.AppID,
+			Lang: r.Lang, ParentOrigin: r.ParentOrigin, RedirectURL: r.RedirectURL, Method: method, Status: SessionPending,
+			CreatedAt: now, ExpiresAt: now.Add(s.opt.SessionTTL)}
+		if err := tx.PutSession(out); err != nil {
+			return err
+		}
+		actor.IN = a.OwnerIN
+		return tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: c.ID, Type: AuditSessionOpened, ActorIN: actor.IN, At: now,
+			IP: actor.IP, UserAgent: actor.UserAgent, Method: method, Hash: c.Hash, SessionID: out.ID, Detail: "signer " + r.SignerIN})
+	})
+	return out, token, err
+}
+
+// methodFor picks the confirmation method of the signer and checks that it
+// can work here: a configured provider, and a phone for SMS codes.
+func (s *Service) methodFor(tx Tx, c *Contract, signerIN string) (string, error) {
+	t, err := tx.Template(c.TemplateID)
+	if err != nil {
+		return "", err
+	}
+	client, err := tx.Client(signerIN)
+	if err != nil && ErrorCode(err) != ENOTFOUND {
+		return "", err
+	}
+	kind := ClientIndividual
+	if len(signerIN) == 9 {
+		kind = ClientCompany
+	}
+	method := t.MethodFor(kind)
+	if !s.opt.Methods[method] {
+		return "", Errorf(EINVALID, "The signing method %s required for this signer is not configured on this service.", method)
+	}
+	if method == MethodOTP && (client == nil || client.Phone == "") {
+		return "", Errorf(EINVALID, "signerIn: the signer has no registered phone for SMS codes; register the client first")
+	}
+	return method, nil
+}
+
+// SessionForApp returns a session opened by the calling app; sessions of
+// other apps are not found.
+func (s *Service) SessionForApp(a *Access, id string) (*SignSession, error) {
+	if err := a.Require(ScopeContractsSign); err != nil {
+		return nil, err
+	}
+	var out *SignSession
+	err := s.store.View(func(tx Tx) (err error) { out, err = tx.Session(id); return err })
+	if err != nil || out.AppID != a.AppID || a.AppID == "" {
+		if err == nil || ErrorCode(err) == ENOTFOUND {
+			return nil, Errorf(ENOTFOUND, "Session not found.")
+		}
+		return nil, err
+	}
+	return out, nil
+}
