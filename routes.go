@@ -2,13 +2,16 @@ package main
 
 import (
 	"contracts/server"
+	"contracts/server/verify"
 
 	"github.com/labstack/echo/v4"
 )
 
 // embedded builds the embedded listener's routes.
 func (d routeDeps) embedded() *echo.Echo {
-	return server.NewEcho("embedded", d.a.log, d.a.metrics, false)
+	e := server.NewEcho("embedded", d.a.log, d.a.metrics, false)
+	verify.Register(e, verify.Deps{Service: d.a.svc})
+	return e
 }
 
 // key builds the key listener's routes.
