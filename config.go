@@ -102,18 +102,22 @@ type IdentityConfig struct {
 
 // IDPConfig is one OAuth2 identity provider; off while AuthURL is empty.
 type IDPConfig struct {
-	AuthURL      string `koanf:"authURL"`
-	TokenURL     string `koanf:"tokenURL"`
-	UserinfoURL  string `koanf:"userinfoURL"`
-	ClientID     string `koanf:"clientId"`
-	ClientSecret string `koanf:"clientSecret"`
-	Scope        string `koanf:"scope"`
-	InClaim      string `koanf:"inClaim"`
+	AuthURL      string        `koanf:"authURL"`
+	TokenURL     string        `koanf:"tokenURL"`
+	UserinfoURL  string        `koanf:"userinfoURL"`
+	ClientID     string        `koanf:"clientId"`
+	ClientSecret string        `koanf:"clientSecret"`
+	Scope        string        `koanf:"scope"`
+	InClaim      string        `koanf:"inClaim"`
+	Timeout      time.Duration `koanf:"timeout"`
 }
 
 // EIMZOConfig is the E-IMZO verification server; off while empty.
 type EIMZOConfig struct {
-	VerifyURL string `koanf:"verifyURL"`
+	VerifyURL     string        `koanf:"verifyURL"`
+	Host          string        `koanf:"host"` // Host header for the E-IMZO server; default: embedded.baseURL's host
+	Timeout       time.Duration `koanf:"timeout"`
+	SkipTimestamp bool          `koanf:"skipTimestamp"`
 }
 
 // WebhooksConfig tunes delivery.
@@ -151,7 +155,8 @@ func DefaultConfig() Config {
 		HTTP:      HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second},
 		Signing:   SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
 		SMS:       SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
-		Identity:  IdentityConfig{MyID: IDPConfig{InClaim: "pinfl"}, AbleID: IDPConfig{InClaim: "pinfl"}},
+		Identity:  IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
+		EIMZO:     EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks:  WebhooksConfig{Workers: 8, Timeout: 10 * time.Second},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100},
 		Log:       LogConfig{Level: "info", Format: "json"},
@@ -253,7 +258,8 @@ func (c *Config) Validate() error {
 	positive := map[string]time.Duration{"signing.sessionTTL": c.Signing.SessionTTL, "signing.otpTTL": c.Signing.OTPTTL,
 		"http.readHeaderTimeout": c.HTTP.ReadHeaderTimeout, "http.readTimeout": c.HTTP.ReadTimeout,
 		"http.writeTimeout": c.HTTP.WriteTimeout, "http.idleTimeout": c.HTTP.IdleTimeout,
-		"http.shutdownTimeout": c.HTTP.ShutdownTimeout, "webhooks.timeout": c.Webhooks.Timeout, "sms.http.timeout": c.SMS.HTTP.Timeout}
+		"http.shutdownTimeout": c.HTTP.ShutdownTimeout, "webhooks.timeout": c.Webhooks.Timeout, "sms.http.timeout": c.SMS.HTTP.Timeout,
+		"identity.myid.timeout": c.Identity.MyID.Timeout, "identity.ableid.timeout": c.Identity.AbleID.Timeout, "eimzo.timeout": c.EIMZO.Timeout}
 	for key, d := range positive {
 		if d <= 0 {
 			return fmt.Errorf("config: %s: must be a positive duration", key)
@@ -296,6 +302,11 @@ func (c *Config) Validate() error {
 	for key, p := range map[string]IDPConfig{"identity.myid": c.Identity.MyID, "identity.ableid": c.Identity.AbleID} {
 		if p.AuthURL != "" && (p.TokenURL == "" || p.UserinfoURL == "" || p.ClientID == "" || p.InClaim == "") {
 			return fmt.Errorf("config: %s: authURL needs tokenURL, userinfoURL, clientId and inClaim", key)
+		}
+	}
+	if c.EIMZO.VerifyURL != "" {
+		if p, err := url.Parse(c.EIMZO.VerifyURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("config: eimzo.verifyURL: %q is not an absolute http(s) URL", c.EIMZO.VerifyURL)
 		}
 	}
 	if c.Secrets.MasterKey != "" && len(c.Secrets.MasterKey) < 32 {

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"time"
+
 	"contracts/server"
+	"contracts/server/keyapi"
+	"contracts/server/signpage"
 	"contracts/server/verify"
+	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
 )
@@ -10,14 +15,31 @@ import (
 // embedded builds the embedded listener's routes.
 func (d routeDeps) embedded() *echo.Echo {
 	e := server.NewEcho("embedded", d.a.log, d.a.metrics, false)
+	e.IPExtractor = echo.ExtractIPDirect() // per-IP limits must not trust X-Forwarded-For
 	verify.Register(e, verify.Deps{Service: d.a.svc})
+	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
+		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now})
 	return e
 }
 
 // key builds the key listener's routes.
 func (d routeDeps) key() *echo.Echo {
-	return server.NewEcho("key", d.a.log, d.a.metrics, true)
+	e := server.NewEcho("key", d.a.log, d.a.metrics, true)
+	e.IPExtractor = echo.ExtractIPDirect()
+	keyapi.Register(e, keyapi.Deps{Service: d.a.svc, VerifyBaseURL: d.a.cfg.Embedded.BaseURL,
+		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, Now: d.a.now})
+	return e
 }
 
 // workers lists the background components.
-func (d routeDeps) workers() []worker { return nil }
+func (d routeDeps) workers() []worker {
+	sweeper := signflow.NewSweeper(d.a.svc, signflow.SweeperOptions{Every: 30 * time.Second,
+		OnSweep: func(n int, err error) {
+			if err != nil {
+				d.a.log.Error().Err(err).Msg("session sweep failed")
+			} else if n > 0 {
+				d.a.log.Info().Int("expired", n).Msg("sessions expired")
+			}
+		}})
+	return []worker{sweeper}
+}

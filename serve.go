@@ -12,6 +12,7 @@ import (
 
 	"contracts/server"
 	"contracts/server/admin"
+	"contracts/server/demo"
 	"contracts/signflow"
 	"contracts/signflow/seal"
 	"contracts/signflow/sms"
@@ -62,8 +63,10 @@ type appliance struct {
 
 // startAppliance opens the data, builds every component and starts them;
 // on any failure it undoes what it started.
-func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (a *appliance, err error) {
-	a = &appliance{cfg: cfg, log: newLogger(cfg.Log, logOut), metrics: server.NewMetrics(), now: time.Now}
+func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *appliance, err error) {
+	// a is not the named result: "return nil, err" must not nil it before
+	// the deferred clean-up below runs.
+	a := &appliance{cfg: cfg, log: newLogger(cfg.Log, logOut), metrics: server.NewMetrics(), now: time.Now}
 	if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data.dir: %w", err)
 	}
@@ -87,9 +90,14 @@ func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (a *applia
 			a.stop()
 		}
 	}()
+	idps, eimzoVerifier, err := identityProviders(cfg, masterKey)
+	if err != nil {
+		return nil, err
+	}
 	tokenKey := sha256.Sum256([]byte("contracts token key\x00" + masterKey))
 	a.svc = signflow.NewService(a.db, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: a.smsSender(),
-		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg)})
+		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
+		Identity: idps, EIMZO: eimzoVerifier})
 	if demo {
 		if err := seedDemo(a.svc, a.db, stdout); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)
@@ -190,5 +198,9 @@ func (d routeDeps) admin() *echo.Echo {
 	e := server.NewEcho("admin", d.a.log, d.a.metrics, true)
 	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db, Token: d.adminToken, Metrics: d.a.metrics,
 		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }})
+	if d.demo {
+		appID, _ := d.a.db.Meta(demoMarker)
+		demo.Register(e, demo.Deps{Service: d.a.svc, AppID: appID, EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, ServiceName: d.a.cfg.Service.Name})
+	}
 	return e
 }

@@ -90,7 +90,8 @@ func statusAndMessage(err error) (int, string) {
 		case http.StatusMethodNotAllowed:
 			msg = "Method not allowed on this route."
 		}
-		if s, ok := he.Message.(string); ok && he.Code < 500 && he.Code != http.StatusNotFound {
+		// echo's own errors carry the bare status text: keep ours for those.
+		if s, ok := he.Message.(string); ok && he.Code < 500 && he.Code != http.StatusNotFound && s != http.StatusText(he.Code) {
 			msg = s
 		}
 		return he.Code, msg

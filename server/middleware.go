@@ -22,16 +22,17 @@ func RequestID(c echo.Context) string {
 }
 
 // Common returns the middleware every listener runs, outermost first:
-// panic recovery, request id, access log with metrics, and the body limit.
+// request id, access log with metrics, panic recovery (inside the access
+// log, so a panicking request is logged and counted too), and the body limit.
 func Common(iface string, log zerolog.Logger, m *Metrics) []echo.MiddlewareFunc {
 	return []echo.MiddlewareFunc{
+		requestID,
+		accessLog(iface, log, m),
 		middleware.RecoverWithConfig(middleware.RecoverConfig{DisablePrintStack: true,
 			LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 				log.Error().Err(err).Str("request_id", RequestID(c)).Bytes("stack", stack).Msg("panic")
 				return err
 			}}),
-		requestID,
-		accessLog(iface, log, m),
 		bodyLimit,
 	}
 }
@@ -62,7 +63,8 @@ func saneID(id string) bool {
 }
 
 // accessLog writes one line per request and feeds the HTTP metrics. Paths
-// that carry a secret (signing tokens) are logged as their route template.
+// that carry a secret (signing tokens, anything under /sign/) are logged as
+// their route template.
 func accessLog(iface string, log zerolog.Logger, m *Metrics) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -76,7 +78,7 @@ func accessLog(iface string, log zerolog.Logger, m *Metrics) echo.MiddlewareFunc
 				route = "unmatched"
 			}
 			path := c.Request().URL.Path
-			if strings.Contains(route, ":token") || route == "unmatched" && strings.HasPrefix(path, "/sign/") {
+			if strings.Contains(route, ":token") || strings.HasPrefix(path, "/sign/") {
 				path = route
 			}
 			status, took := c.Response().Status, time.Since(start)

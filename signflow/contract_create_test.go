@@ -47,12 +47,18 @@ func TestCreateContractRules(t *testing.T) {
 		{"product value not a product field", func(in *signflow.ContractInput) {
 			in.Products = []signflow.Product{{Name: "TV", Quantity: 1, Price: 1, Values: map[string]any{"deliveryAddress": "x"}}}
 		}, signflow.EINVALID},
-		{"product unit", func(in *signflow.ContractInput) { in.Products = []signflow.Product{{Name: "TV", Quantity: 1, Unit: "BOX"}} }, signflow.EINVALID},
-		{"value by id", func(in *signflow.ContractInput) { in.Values = []signflow.ValueInput{{TemplateFieldID: field.ID, Value: "Tashkent"}} }, ""},
+		{"product unit", func(in *signflow.ContractInput) {
+			in.Products = []signflow.Product{{Name: "TV", Quantity: 1, Unit: "BOX"}}
+		}, signflow.EINVALID},
+		{"value by id", func(in *signflow.ContractInput) {
+			in.Values = []signflow.ValueInput{{TemplateFieldID: field.ID, Value: "Tashkent"}}
+		}, ""},
 		{"value id and key disagree", func(in *signflow.ContractInput) {
 			in.Values = []signflow.ValueInput{{TemplateFieldID: field.ID, KeyName: "warrantyMonths", Value: "1"}}
 		}, signflow.EINVALID},
-		{"value of wrong type", func(in *signflow.ContractInput) { in.Values = []signflow.ValueInput{{KeyName: "warrantyMonths", Value: "twelve"}} }, signflow.EINVALID},
+		{"value of wrong type", func(in *signflow.ContractInput) {
+			in.Values = []signflow.ValueInput{{KeyName: "warrantyMonths", Value: "twelve"}}
+		}, signflow.EINVALID},
 		{"value of unknown field", func(in *signflow.ContractInput) { in.Values = []signflow.ValueInput{{KeyName: "nope", Value: "1"}} }, signflow.EINVALID},
 		{"witnesses on a template without them", func(in *signflow.ContractInput) {
 			in.WitnessIDs = []string{"00000000-0000-4000-8000-000000000001"}

@@ -89,7 +89,9 @@ func viewOf(tx Tx, c *Contract) (*ContractView, error) {
 			continue
 		}
 		cl, err := tx.Client(in)
-		if err != nil && ErrorCode(err) != ENOTFOUND {
+		if ErrorCode(err) == ENOTFOUND {
+			cl = nil // the store hands back an empty record with ENOTFOUND
+		} else if err != nil {
 			return nil, err
 		}
 		clients[in] = cl

@@ -28,6 +28,10 @@ type Options struct {
 	OTPTTL     time.Duration
 	// Methods lists the signing methods that are configured; OTP_SMS always is.
 	Methods map[string]bool
+	// Identity holds the providers of MY_ID and ABLE_ID, by method.
+	Identity map[string]IdentityProvider
+	// EIMZO verifies E_IMZO signatures.
+	EIMZO EIMZOVerifier
 }
 
 // Service carries out every operation of the domain over a Store.

@@ -46,7 +46,9 @@ type Tx interface {
 	Delivery(id string) (*Delivery, error)
 	PutDelivery(d *Delivery) error
 	Deliveries(f DeliveryFilter) ([]*Delivery, error)
-	PendingDeliveries(limit int) ([]*Delivery, error)
+	// PendingDeliveries returns up to limit PENDING deliveries whose Seq is
+	// above afterSeq, in outbox order.
+	PendingDeliveries(afterSeq uint64, limit int) ([]*Delivery, error)
 }
 
 // ContractQuery selects contracts in which OwnerIN takes part, newest first.

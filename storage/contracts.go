@@ -2,7 +2,8 @@ package storage
 
 import (
 	"bytes"
-	"sort"
+	"math"
+	"slices"
 	"strings"
 
 	"contracts/signflow"
@@ -42,18 +43,27 @@ func summary(c *signflow.Contract, other string) []byte {
 	return []byte(c.Status + string(rune(sep)) + c.TemplateID + string(rune(sep)) + other + string(rune(sep)) + c.Number + string(rune(sep)) + c.ID)
 }
 
-type entry struct {
-	seq                                 uint64
-	status, template, other, number, id string
+// A summary's fields are cut only as far as a question needs them; the
+// slices point into bbolt's memory and live as long as the transaction, so
+// nothing is allocated per entry.
+
+// cut returns the first field of a summary and the rest after it.
+func cut(v []byte) (field, rest []byte) {
+	if i := bytes.IndexByte(v, sep); i >= 0 {
+		return v[:i], v[i+1:]
+	}
+	return v, nil
 }
 
-func parseEntry(seq []byte, v []byte) entry {
-	f := strings.Split(string(v), string(rune(sep)))
-	e := entry{seq: beUint(seq)}
-	if len(f) == 5 {
-		e.status, e.template, e.other, e.number, e.id = f[0], f[1], f[2], f[3], f[4]
-	}
-	return e
+// summaryID is the contract id, the last field.
+func summaryID(v []byte) []byte { return v[bytes.LastIndexByte(v, sep)+1:] }
+
+// summaryOther is the counterparty's number, the third field.
+func summaryOther(v []byte) []byte {
+	_, rest := cut(v)
+	_, rest = cut(rest)
+	other, _ := cut(rest)
+	return other
 }
 
 func beUint(b []byte) uint64 {
@@ -64,39 +74,77 @@ func beUint(b []byte) uint64 {
 	return n
 }
 
-// ListContracts answers from the party and pair indexes: with no search it
-// walks the owner's entries newest first; a search unions the exact contract
-// number, counterparties whose number starts with the text, and
-// counterparties whose name has words starting with each word of the text.
+// filter is the part of a query that the summaries answer.
+type filter struct{ q *signflow.ContractQuery }
+
+// none reports whether the filter keeps every entry.
+func (f filter) none() bool {
+	return f.q.TemplateID == "" && f.q.AllTemplates && len(f.q.Statuses) == 0
+}
+
+// keep reports whether the contract with summary v passes the filter.
+func (f filter) keep(v []byte) bool {
+	q := f.q
+	if f.none() {
+		return true
+	}
+	status, rest := cut(v)
+	if len(q.Statuses) > 0 && !containsBytes(q.Statuses, status) {
+		return false
+	}
+	if q.TemplateID == "" && q.AllTemplates {
+		return true
+	}
+	template, _ := cut(rest)
+	if q.TemplateID != "" && string(template) != q.TemplateID {
+		return false
+	}
+	return q.AllTemplates || containsBytes(q.TemplateIDs, template)
+}
+
+// pager counts the matches fed to it, newest first, and keeps the ids of
+// those that fall on the requested page.
+type pager struct {
+	from, to, n int
+	ids         []string
+}
+
+func newPager(page, size int) *pager {
+	from := math.MaxInt
+	if page <= (math.MaxInt-size)/size {
+		from = page * size
+	}
+	return &pager{from: from, to: from + size}
+}
+
+// add counts the match with summary v.
+func (p *pager) add(v []byte) {
+	if p.n >= p.from && p.n < p.to {
+		p.ids = append(p.ids, string(summaryID(v)))
+	}
+	p.n++
+}
+
+// ListContracts answers from the party and pair indexes. With no search it
+// walks the owner's entries newest first, counting the matches and keeping
+// the page. A search matches the exact contract number, counterparties
+// whose number starts with the text, and counterparties whose name has a
+// word starting with each word of the text. Only the page's records are
+// decoded.
 func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, error) {
-	keep := func(e entry) bool {
-		if q.TemplateID != "" && e.template != q.TemplateID {
-			return false
-		}
-		if !q.AllTemplates && !containsStr(q.TemplateIDs, e.template) {
-			return false
-		}
-		return len(q.Statuses) == 0 || containsStr(q.Statuses, e.status)
-	}
-	var matched []entry
+	f, p := filter{&q}, newPager(q.Page, q.Size)
 	if s := strings.TrimSpace(q.Search); s == "" {
-		prefix := join([]byte(q.OwnerIN), nil)
-		c := t.bucket(bucketContractParty).Cursor()
-		for k, v := seekLast(c, prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
-			if e := parseEntry(k[len(prefix):], v); keep(e) {
-				matched = append(matched, e)
+		t.walkParty(q.OwnerIN, func(v []byte) {
+			if f.keep(v) {
+				p.add(v)
 			}
-		}
+		})
 	} else {
-		matched = t.search(q.OwnerIN, s, keep)
+		t.search(q.OwnerIN, s, f, p)
 	}
-	page := &signflow.ContractPage{Total: len(matched)}
-	if q.Page > len(matched)/q.Size {
-		return page, nil
-	}
-	from := q.Page * q.Size
-	for i := from; i < len(matched) && i < from+q.Size; i++ {
-		c, err := t.Contract(matched[i].id)
+	page := &signflow.ContractPage{Total: p.n}
+	for _, id := range p.ids {
+		c, err := t.Contract(id)
 		if err != nil {
 			return nil, err
 		}
@@ -105,47 +153,118 @@ func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, er
 	return page, nil
 }
 
-func (t *tx) search(owner, s string, keep func(entry) bool) []entry {
-	found := map[uint64]entry{}
-	add := func(e entry) {
-		if keep(e) {
-			found[e.seq] = e
+// walkParty calls fn with the summary of each index entry of the owner,
+// newest first.
+func (t *tx) walkParty(owner string, fn func(summary []byte)) {
+	prefix := join([]byte(owner), nil)
+	c := t.bucket(bucketContractParty).Cursor()
+	for k, v := seekLast(c, prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
+		fn(v)
+	}
+}
+
+// pairScanLimit bounds the matches a search gathers from the pair index
+// before it walks the owner's entries instead: a selective search (a full
+// number, a name) costs about its matches, a broad one at most one walk,
+// never a sort of a huge set. Tests lower it to check that both ways give
+// the same answer.
+var pairScanLimit = 1 << 15
+
+// broadPrefix is the length below which a number prefix is searched by a
+// walk of the owner's entries.
+const broadPrefix = 5
+
+type hit struct {
+	seq     uint64
+	summary []byte
+}
+
+// search feeds p the owner's contracts matching s, newest first.
+func (t *tx) search(owner, s string, f filter, p *pager) {
+	numberID := t.bucket(bucketContractNumbers).Get([]byte(s))
+	digits := ""
+	if isDigits(s) {
+		digits = s
+	}
+	names := t.namesMatching(s)
+	// Numbers share their leading digits (type and region codes), so a short
+	// prefix matches most counterparties: walk at once.
+	if len(digits) == 0 || len(digits) >= broadPrefix {
+		if hits, ok := t.pairHits(owner, digits, names, numberID, f); ok {
+			for _, h := range hits {
+				p.add(h.summary)
+			}
+			return
 		}
+	}
+	t.walkParty(owner, func(v []byte) {
+		other := summaryOther(v)
+		if (bytes.HasPrefix(other, []byte(digits)) && digits != "" || names[string(other)] || bytes.Equal(summaryID(v), numberID)) && f.keep(v) {
+			p.add(v)
+		}
+	})
+}
+
+// pairHits gathers the search's matches from the pair index, newest first,
+// or reports false when there are more than pairScanLimit of them.
+func (t *tx) pairHits(owner, digits string, names map[string]bool, numberID []byte, f filter) ([]hit, bool) {
+	if len(names) > pairScanLimit {
+		return nil, false
+	}
+	var hits []hit
+	c := t.bucket(bucketContractPair).Cursor()
+	scan := func(prefix []byte) bool {
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			if f.keep(v) {
+				if hits = append(hits, hit{beUint(k[len(k)-8:]), v}); len(hits) > pairScanLimit {
+					return false
+				}
+			}
+		}
+		return true
 	}
 	ownerPrefix := join([]byte(owner), nil)
-	pair := t.bucket(bucketContractPair).Cursor()
-	scanPair := func(prefix []byte) {
-		for k, v := pair.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = pair.Next() {
-			add(parseEntry(k[len(k)-8:], v))
+	if digits != "" && !scan(append(ownerPrefix, digits...)) {
+		return nil, false
+	}
+	for in := range names {
+		if !scan(join([]byte(owner), []byte(in), nil)) {
+			return nil, false
 		}
 	}
-	// The contract number, exactly.
-	if id := t.bucket(bucketContractNumbers).Get([]byte(s)); id != nil {
-		if c, err := t.Contract(string(id)); err == nil && c.HasParty(owner) {
-			add(parseEntry(seq8(c.Seq), summary(c, c.Counterparty(owner))))
+	if numberID != nil {
+		if seq, v := t.partyEntry(owner, numberID); v != nil && f.keep(v) {
+			hits = append(hits, hit{seq, v})
 		}
 	}
-	// A counterparty whose number starts with the text.
-	if isDigits(s) {
-		scanPair(append(ownerPrefix, s...))
+	// Newest first; a contract found twice (by number and by party) once.
+	slices.SortFunc(hits, func(a, b hit) int {
+		switch {
+		case a.seq > b.seq:
+			return -1
+		case a.seq < b.seq:
+			return 1
+		}
+		return 0
+	})
+	return slices.CompactFunc(hits, func(a, b hit) bool { return a.seq == b.seq }), true
+}
+
+// partyEntry returns the sequence and the owner's index summary of the
+// contract, or a nil summary when the owner is not a party.
+func (t *tx) partyEntry(owner string, id []byte) (uint64, []byte) {
+	c, err := t.Contract(string(id))
+	if err != nil || !c.HasParty(owner) {
+		return 0, nil
 	}
-	// Counterparties whose names match every word.
-	for _, in := range t.namesMatching(s) {
-		scanPair(join([]byte(owner), []byte(in), nil))
-	}
-	out := make([]entry, 0, len(found))
-	for _, e := range found {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].seq > out[j].seq })
-	return out
+	return c.Seq, t.bucket(bucketContractParty).Get(join([]byte(owner), seq8(c.Seq)))
 }
 
 // namesMatching returns the numbers of clients having, for each word of s,
-// a name word that starts with it.
-func (t *tx) namesMatching(s string) []string {
+// a name word that starts with it. Words are split as nameWords splits them.
+func (t *tx) namesMatching(s string) map[string]bool {
 	var result map[string]bool
-	for _, w := range strings.Fields(strings.ToLower(s)) {
+	for _, w := range nameWords(&signflow.Client{LegalName: s}) {
 		set := map[string]bool{}
 		c := t.bucket(bucketClientNames).Cursor()
 		for k, _ := c.Seek([]byte(w)); k != nil && bytes.HasPrefix(k, []byte(w)); k, _ = c.Next() {
@@ -158,11 +277,7 @@ func (t *tx) namesMatching(s string) []string {
 			return nil
 		}
 	}
-	out := make([]string, 0, len(result))
-	for in := range result {
-		out = append(out, in)
-	}
-	return out
+	return result
 }
 
 // seekLast positions c on the last key with the prefix.
@@ -187,9 +302,10 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-func containsStr(list []string, s string) bool {
+// containsBytes reports whether b is in list, without converting b.
+func containsBytes(list []string, b []byte) bool {
 	for _, v := range list {
-		if v == s {
+		if v == string(b) {
 			return true
 		}
 	}

@@ -35,6 +35,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"contracts/signflow"
@@ -70,6 +71,8 @@ var (
 type DB struct {
 	bolt *bolt.DB
 	path string
+	// deliveryAdded is called after a transaction that added a delivery commits.
+	deliveryAdded atomic.Pointer[func()]
 }
 
 // Options tune how the file is opened.
@@ -108,6 +111,10 @@ func Open(path string, opt Options) (*DB, error) {
 	return db, nil
 }
 
+// OnDeliveryAdded sets fn to be called after every committed transaction
+// that added webhook deliveries to the outbox (the delivery pool's wake-up).
+func (db *DB) OnDeliveryAdded(fn func()) { db.deliveryAdded.Store(&fn) }
+
 // Close closes the file.
 func (db *DB) Close() error { return db.bolt.Close() }
 
@@ -119,12 +126,12 @@ func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
 // Update runs fn in a batched write transaction; fn may run more than once.
 func (db *DB) Update(fn func(signflow.Tx) error) error {
-	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&tx{b: btx, db: db}) })
 }
 
 // View runs fn in a read transaction.
 func (db *DB) View(fn func(signflow.Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{btx}) })
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{b: btx, db: db}) })
 }
 
 // Backup writes a consistent snapshot of the whole file to w while writers

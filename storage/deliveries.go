@@ -17,6 +17,9 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 	if err := t.bucket(bucketDeliveryContract).Put(join([]byte(d.ContractID), seq8(seq)), []byte(d.ID)); err != nil {
 		return err
 	}
+	if fn := t.db.deliveryAdded.Load(); fn != nil {
+		t.b.OnCommit(*fn)
+	}
 	return t.PutDelivery(d)
 }
 
@@ -40,11 +43,12 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 	return t.put(bucketDeliveries, []byte(d.ID), d)
 }
 
-// PendingDeliveries returns the oldest PENDING rows, in outbox order.
-func (t *tx) PendingDeliveries(limit int) ([]*signflow.Delivery, error) {
+// PendingDeliveries returns the oldest PENDING rows after the sequence
+// number afterSeq, in outbox order.
+func (t *tx) PendingDeliveries(afterSeq uint64, limit int) ([]*signflow.Delivery, error) {
 	var out []*signflow.Delivery
 	c := t.bucket(bucketDeliveryQueue).Cursor()
-	for k, id := c.First(); k != nil && len(out) < limit; k, id = c.Next() {
+	for k, id := c.Seek(seq8(afterSeq + 1)); k != nil && len(out) < limit; k, id = c.Next() {
 		d, err := t.Delivery(string(id))
 		if err != nil {
 			return nil, err

@@ -31,7 +31,13 @@ func createBuckets(btx *bolt.Tx) error {
 
 func (db *DB) migrate() error {
 	var from uint64
-	if err := db.bolt.View(func(btx *bolt.Tx) error { from = schemaOf(btx); return nil }); err != nil {
+	var hasData bool // a file at schema 0 with buckets predates versioning
+	if err := db.bolt.View(func(btx *bolt.Tx) error {
+		from = schemaOf(btx)
+		k, _ := btx.Cursor().First()
+		hasData = k != nil
+		return nil
+	}); err != nil {
 		return err
 	}
 	to := CurrentSchema()
@@ -41,7 +47,7 @@ func (db *DB) migrate() error {
 	if from == to {
 		return nil
 	}
-	if from > 0 {
+	if from > 0 || hasData {
 		if err := db.snapshot(fmt.Sprintf("%s.pre-v%d.bak", db.path, to)); err != nil {
 			return fmt.Errorf("snapshot before migration: %w", err)
 		}

@@ -12,7 +12,10 @@ import (
 )
 
 // tx implements signflow.Tx over one bbolt transaction.
-type tx struct{ b *bolt.Tx }
+type tx struct {
+	b  *bolt.Tx
+	db *DB
+}
 
 func (t *tx) bucket(name []byte) *bolt.Bucket { return t.b.Bucket(name) }
 

@@ -1,0 +1,20 @@
+package assets
+
+import "embed"
+
+// Sign holds the signing page under sign/: page.html (an html/template),
+// sign.css, sign.js and i18n.json, every string of the page in uz, ru and en.
+//
+//go:embed sign
+var Sign embed.FS
+
+// SDK is the integrator SDK served at /sdk.js. "__SOURCE__" in it stands for
+// the postMessage source, filled in when it is served.
+//
+//go:embed sdk.js
+var SDK []byte
+
+// DemoPage is the html/template of the /demo integrator page.
+//
+//go:embed demo/index.html
+var DemoPage []byte

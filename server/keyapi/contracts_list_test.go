@@ -1,0 +1,200 @@
+package keyapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"contracts/internal/fixture"
+	"contracts/signflow"
+)
+
+// page is a decoded contract page.
+type page struct {
+	Content       []map[string]any `json:"content"`
+	TotalElements int              `json:"totalElements"`
+	TotalPages    int              `json:"totalPages"`
+	Number        int              `json:"number"`
+	Size          int              `json:"size"`
+}
+
+func (p page) ids() []string {
+	out := []string{}
+	for _, c := range p.Content {
+		out = append(out, c["id"].(string))
+	}
+	return out
+}
+
+// list gets GET /v1/contracts?query and decodes the page.
+func (e *env) list(t testing.TB, key, query string) page {
+	t.Helper()
+	r := e.do("GET", "/v1/contracts?"+query, key, nil)
+	if r.status != 200 {
+		t.Fatalf("list %s: %d %s", query, r.status, r)
+	}
+	checkJSONReply(t, r, "/v1/contracts")
+	var p page
+	if err := json.Unmarshal(r.body, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// register adds a client for the searches.
+func (e *env) register(c *signflow.Client) {
+	e.t.Helper()
+	fixture.Must(e.t, func() error { _, err := e.Service.RegisterClient(c); return err })
+}
+
+// reversed is ids newest first.
+func reversed(ids []string) []string { out := slices.Clone(ids); slices.Reverse(out); return out }
+
+func TestListPaging(t *testing.T) {
+	e := newEnv(t, 0)
+	k := e.KeyA.Secret
+	var ids []string // oldest first
+	for i := 0; i < 45; i++ {
+		ids = append(ids, e.create(k, e.sale("price", 1000+i)))
+	}
+	newest := reversed(ids)
+	e.create(e.KeyB.Secret, e.sale()) // another owner's: never listed
+	for _, sc := range []struct {
+		name                     string
+		query                    string
+		want                     []string
+		number, size, totalPages int
+	}{
+		{"defaults", "", newest[:20], 0, 20, 3},
+		{"second page", "page=1", newest[20:40], 1, 20, 3},
+		{"last, partial page", "page=2", newest[40:], 2, 20, 3},
+		{"page past the end", "page=3", []string{}, 3, 20, 3},
+		{"far past the end", "page=9223372036854775807&size=100", []string{}, 9223372036854775807, 100, 1},
+		{"size 7, page 6", "size=7&page=6", newest[42:], 6, 7, 7},
+		{"size 100", "size=100", newest, 0, 100, 1},
+		{"size over 100 is clamped", "size=101", newest, 0, 100, 1},
+		{"size 1", "size=1&page=44", newest[44:], 44, 1, 45},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			p := e.list(t, k, sc.query)
+			if !slices.Equal(p.ids(), sc.want) || p.TotalElements != 45 || p.TotalPages != sc.totalPages ||
+				p.Number != sc.number || p.Size != sc.size {
+				t.Fatalf("got %d items (%v…), total %d, pages %d, number %d, size %d", len(p.Content), first(p.ids()),
+					p.TotalElements, p.TotalPages, p.Number, p.Size)
+			}
+		})
+	}
+	// List items: values empty, money in minor units, the read response's shape.
+	item := e.list(t, k, "size=1").Content[0]
+	if v, ok := item["values"].([]any); !ok || len(v) != 0 || item["price"] != float64(1044) || item["buyer"] == nil {
+		t.Fatalf("list item %v", item)
+	}
+	e.run(t, []scenario{
+		{name: "negative page", method: "GET", path: "/v1/contracts?page=-1", key: k, status: 400, want: []string{"page: must be 0 or more"}},
+		{name: "size 0", method: "GET", path: "/v1/contracts?size=0", key: k, status: 400, want: []string{"size: must be 1 or more"}},
+		{name: "negative size", method: "GET", path: "/v1/contracts?size=-5", key: k, status: 400},
+		{name: "page not an integer", method: "GET", path: "/v1/contracts?page=abc", key: k, status: 400,
+			want: []string{"page: must be an integer"}},
+		{name: "size a fraction", method: "GET", path: "/v1/contracts?size=1.5", key: k, status: 400, want: []string{"size: must be an integer"}},
+		{name: "page beyond int64", method: "GET", path: "/v1/contracts?page=99999999999999999999", key: k, status: 400},
+		{name: "unknown status", method: "GET", path: "/v1/contracts?statuses=DONE", key: k, status: 400, want: []string{"statuses"}},
+		{name: "template not a UUID", method: "GET", path: "/v1/contracts?templateId=x", key: k, status: 400, want: []string{"templateId"}},
+		{name: "search too long", method: "GET", path: "/v1/contracts?search=" + strings.Repeat("a", 201), key: k, status: 400},
+	})
+	// An owner with no contracts gets an empty page, not null.
+	if p := e.list(t, e.key(signflow.KeyScopes, e.Other.ID), ""); p.TotalElements != 0 || p.TotalPages != 0 || p.Content == nil {
+		t.Fatalf("empty list: %+v", p)
+	}
+}
+
+func first(ids []string) []string { return ids[:min(len(ids), 2)] }
+
+func TestListFilters(t *testing.T) {
+	e := newEnv(t, 0)
+	k := e.KeyA.Secret
+	created := e.create(k, e.sale())
+	cancelled := e.create(k, e.sale())
+	e.do("POST", "/v1/contracts/"+cancelled+"/cancel", k, nil)
+	active := e.create(k, e.sale())
+	e.activate(active)
+	otherTemplate := e.create(k, e.sale("templateId", e.Other.ID))
+	// Owner A takes part in B's contract without creating it: listed for A.
+	fromB := e.create(e.KeyB.Secret, e.sale("buyerIn", fixture.OwnerIN))
+	onlyB := e.create(e.KeyB.Secret, e.sale())
+	all := []string{fromB, otherTemplate, active, cancelled, created}
+	for _, sc := range []struct {
+		name, key, query string
+		want             []string
+	}{
+		{"everything of the owner, newest first", k, "", all},
+		{"one status", k, "statuses=CANCELLED", []string{cancelled}},
+		{"repeated statuses", k, "statuses=ACTIVE&statuses=CANCELLED", []string{active, cancelled}},
+		{"comma-separated statuses", k, "statuses=ACTIVE,CANCELLED", []string{active, cancelled}},
+		{"status nobody has", k, "statuses=REJECTED", []string{}},
+		{"template", k, "templateId=" + e.Other.ID, []string{otherTemplate}},
+		{"template and status", k, "templateId=" + e.Template.ID + "&statuses=CREATED", []string{fromB, created}},
+		{"limited key sees its template only", e.LimitedKey.Secret, "", []string{fromB, active, cancelled, created}},
+		{"limited key asking for another template", e.LimitedKey.Secret, "templateId=" + e.Other.ID, []string{}},
+		{"other owner", e.KeyB.Secret, "", []string{onlyB, fromB}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			if p := e.list(t, sc.key, sc.query); !slices.Equal(p.ids(), sc.want) || p.TotalElements != len(sc.want) {
+				t.Fatalf("got %v (total %d), want %v", p.ids(), p.TotalElements, sc.want)
+			}
+		})
+	}
+}
+
+func TestListSearch(t *testing.T) {
+	e := newEnv(t, 0)
+	k := e.KeyA.Secret
+	e.register(&signflow.Client{IN: "31111111111111", FirstName: "Dilnoza", LastName: "Rahimova", MidName: "Akmalovna", Phone: "998901110000"})
+	e.register(&signflow.Client{IN: "31111122222222", FirstName: "Dilshod", LastName: "Rahimov", Phone: "998901110001"})
+	e.register(&signflow.Client{IN: "402222222", Type: signflow.ClientCompany, LegalName: "Gamma-Savdo Trade"})
+	dilnoza := e.create(k, e.sale("buyerIn", "31111111111111"))
+	dilshod := e.create(k, e.sale("buyerIn", "31111122222222"))
+	gamma := e.create(k, e.sale("buyerIn", "402222222"))
+	aziz := e.create(k, e.sale())
+	dilnoza2 := e.create(k, e.sale("buyerIn", "31111111111111", "templateId", e.Other.ID))
+	theirs := e.create(e.KeyB.Secret, e.sale("buyerIn", "31111111111111")) // B's contract with the same client
+	number := func(id string) (n string) {
+		fixture.Must(t, func() error {
+			return e.DB.View(func(tx signflow.Tx) error { c, err := tx.Contract(id); n = c.Number; return err })
+		})
+		return n
+	}
+	for _, sc := range []struct {
+		name, key, search string
+		want              []string
+	}{
+		{"contract number", k, number(dilshod), []string{dilshod}},
+		{"another owner's contract number", k, number(theirs), []string{}},
+		{"party number", k, "31111111111111", []string{dilnoza2, dilnoza}},
+		{"party number prefix", k, "311111", []string{dilnoza2, dilshod, dilnoza}},
+		{"company number", k, "402222222", []string{gamma}},
+		{"name word prefix", k, "dil", []string{dilnoza2, dilshod, dilnoza}},
+		{"two words", k, "Rahimova Dilnoza", []string{dilnoza2, dilnoza}},
+		{"two word prefixes, any order", k, "dilsh rahim", []string{dilshod}},
+		{"patronymic", k, "akmal", []string{dilnoza2, dilnoza}},
+		{"company name with a dash", k, "gamma-savdo", []string{gamma}},
+		{"last name", k, "Karimov", []string{aziz}},
+		{"no match", k, "Zafar", []string{}},
+		{"limited key", e.LimitedKey.Secret, "Dilnoza", []string{dilnoza}},
+		{"other owner sees its own", e.KeyB.Secret, "dilnoza", []string{theirs}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			p := e.list(t, sc.key, "search="+url.QueryEscape(sc.search))
+			if !slices.Equal(p.ids(), sc.want) || p.TotalElements != len(sc.want) {
+				t.Fatalf("search %q: got %v (total %d), want %v", sc.search, p.ids(), p.TotalElements, sc.want)
+			}
+		})
+	}
+	// Search combines with the other filters and pages.
+	if p := e.list(t, k, fmt.Sprintf("search=dil&templateId=%s&size=1&page=1", e.Template.ID)); !slices.Equal(p.ids(), []string{dilnoza}) ||
+		p.TotalElements != 2 || p.TotalPages != 2 {
+		t.Fatalf("search with template and paging: %+v", p)
+	}
+}

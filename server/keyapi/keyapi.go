@@ -1,0 +1,58 @@
+// Package keyapi serves the spec's key interface on the key listener:
+// back-office systems authenticate with an X-API-Key and create, list and
+// read contracts, download their PDF, read templates and check parties.
+// All money is in minor units. Errors carry path and description, so the
+// echo instance is made with server.NewEcho("key", log, metrics, true).
+package keyapi
+
+import (
+	"time"
+
+	"contracts/server"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Deps is what the key interface needs.
+type Deps struct {
+	// Service carries out every operation.
+	Service *signflow.Service
+	// VerifyBaseURL is embedded.baseURL: the PDF's QR code links to
+	// {VerifyBaseURL}/verify/{id}?h=<first 16 hex digits of the hash>.
+	VerifyBaseURL string
+	// KeyPerSecond limits the requests of each API key
+	// (ratelimit.keyPerSecond); 0 means no limit.
+	KeyPerSecond int
+	// Now is the rate limiter's clock; nil means time.Now.
+	Now func() time.Time
+}
+
+type handler struct {
+	svc        *signflow.Service
+	verifyBase string
+	limit      *server.Limiter
+}
+
+// Register mounts the key interface's /v1 routes on e. Every route takes
+// the key (and then its scope) as route middleware, so an unknown path is
+// 404 and a known path with the wrong method 405, as elsewhere.
+func Register(e *echo.Echo, d Deps) {
+	h := &handler{svc: d.Service, verifyBase: d.VerifyBaseURL, limit: server.NewLimiter(d.KeyPerSecond, time.Second, d.Now)}
+	with := func(scope string) []echo.MiddlewareFunc {
+		if scope == "" {
+			return []echo.MiddlewareFunc{h.authenticate}
+		}
+		return []echo.MiddlewareFunc{h.authenticate, requireScope(scope)}
+	}
+	e.GET("/v1/me", h.me, with("")...)
+	e.GET("/v1/templates", h.listTemplates, with(signflow.ScopeTemplatesRead)...)
+	e.GET("/v1/templates/:templateId/fields", h.templateFields, with(signflow.ScopeTemplatesRead)...)
+	e.POST("/v1/contracts", h.createContract, with(signflow.ScopeContractsWrite)...)
+	e.GET("/v1/contracts", h.listContracts, with(signflow.ScopeContractsRead)...)
+	e.GET("/v1/contracts/:id", h.readContract, with(signflow.ScopeContractsRead)...)
+	e.GET("/v1/contracts/:id/pdf", h.contractPDF, with(signflow.ScopeContractsRead)...)
+	e.POST("/v1/contracts/:id/cancel", h.cancelContract, with(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts/:id/complete", h.completeContract, with(signflow.ScopeContractsWrite)...)
+	e.GET("/v1/clients/:in", h.readClient, with(signflow.ScopeClientsRead)...)
+}

@@ -1,0 +1,94 @@
+package signpage_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"contracts/internal/browsertest"
+	"contracts/internal/fixture"
+	"contracts/signflow"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The whole flow in real Chromium, the page in a cross-origin iframe of an
+// integrator's page: READY with the method, RESIZE applied by the SDK, a
+// wrong code then the right one, SIGNED received from the expected origin
+// and source, the server's state, the second signature making the contract
+// ACTIVE, and Continue opening redirectUrl in the top window.
+func TestBrowserSignsInACrossOriginIframe(t *testing.T) {
+	e := newEnv(t, 30, "")
+	ctx := browsertest.Start(t)
+	p := newParent(t, e.base+"/sdk.js")
+	c := e.contract(t)
+	sess, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: "en", ParentOrigin: p.origin(), RedirectURL: p.done})
+	if err := chromedp.Do(ctx, chromedp.Navigate(p.page(url))); err != nil {
+		t.Fatal(err)
+	}
+
+	ready := waitMessage(t, ctx, "READY")
+	if ready.Origin != e.base || ready.Data["source"] != "contracts-sdk" || ready.Data["method"] != signflow.MethodOTP || ready.Frame != 0 {
+		t.Fatalf("READY %+v, want origin %s, source contracts-sdk, method OTP_SMS", ready, e.base)
+	}
+	resize := waitMessage(t, ctx, "RESIZE")
+	height, _ := resize.Data["height"].(float64)
+	if height < 400 {
+		t.Fatalf("RESIZE %+v", resize)
+	}
+	// The SDK applies the last height it got to the iframe.
+	applied, err := chromedp.Run(browsertest.Within(t, ctx, 10*time.Second), chromedp.Poll[bool](
+		`(function () { var r = __raw.filter(function (m) { return m.data.type === 'RESIZE'; });
+		  return r.length > 0 && __frames[0].style.height === r[r.length - 1].data.height + 'px'; })()`))
+	if err != nil || !applied {
+		t.Fatalf("iframe height not applied: %v", err)
+	}
+
+	f := browsertest.Frame(t, ctx, e.base+"/sign/")
+	browsertest.Click(t, f, "button", "Sign")
+	browsertest.WaitText(t, f, "We sent a 5-digit code to +99890*****67")
+	code := lastCode(t, e.SMS, custPhone)
+	browsertest.Type(t, f, "SMS code", notCode(code))
+	browsertest.Click(t, f, "button", "Confirm")
+	browsertest.WaitText(t, f, "Wrong code. Attempts left: 4.")
+	browsertest.Type(t, f, "SMS code", code)
+	browsertest.Click(t, f, "button", "Confirm")
+
+	signed := waitMessage(t, ctx, "SIGNED")
+	if signed.Origin != e.base || signed.Data["source"] != "contracts-sdk" || signed.Data["sessionId"] != sess.ID || signed.Data["contractId"] != c.ID {
+		t.Fatalf("SIGNED %+v", signed)
+	}
+	// The SDK passed every message on, READY first.
+	types, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`__events.map(function (e) { return e.data.type; })`))
+	if err != nil || len(types) == 0 || types[0] != "READY" || !contains(types, "SIGNED") || len(types) != len(messages(t, ctx)) {
+		t.Fatalf("events passed by the SDK: %v %v", types, err)
+	}
+	browsertest.WaitText(t, f, "Contract signed")
+	browsertest.Screenshot(t, ctx, "en-signed-in-parent", 1100)
+
+	// The server is authoritative: the party ACCEPTED, the session SIGNED.
+	if got := e.reload(t, c.ID); got.BuyerStatus != signflow.PartyAccepted || got.Status != signflow.StatusCreated {
+		t.Fatalf("after the page signed: %s buyer %s", got.Status, got.BuyerStatus)
+	}
+	if s := e.session(t, sess.ID); s.Status != signflow.SessionSigned {
+		t.Fatalf("session %s", s.Status)
+	}
+	// The second party signs through the domain: the contract is ACTIVE.
+	_, tok, err := e.Service.OpenSession(e.peer, c.ID, signflow.SessionRequest{SignerIN: peerIN}, signflow.Actor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Service.SendCode(context.Background(), tok, signflow.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Service.ConfirmCode(tok, lastCode(t, e.SMS, peerPhone), signflow.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.reload(t, c.ID); got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted {
+		t.Fatalf("after both signed: %s %s/%s", got.Status, got.BuyerStatus, got.SellerStatus)
+	}
+
+	// Continue navigates the top window to redirectUrl.
+	browsertest.Click(t, f, "button", "Continue")
+	browsertest.WaitLocation(t, ctx, p.done)
+}

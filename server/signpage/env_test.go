@@ -1,0 +1,161 @@
+package signpage_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"contracts/internal/fixture"
+	"contracts/server"
+	"contracts/server/signpage"
+	"contracts/signflow"
+
+	"github.com/rs/zerolog"
+)
+
+// The peer is an individual owner selling to the customer, so that both
+// parties sign with SMS codes.
+const (
+	peerIN    = "32222222222222"
+	peerPhone = "998901111111"
+	custPhone = "998901234567"
+)
+
+// env is the signing page served over real HTTP on a real bbolt world,
+// with the echo setup of the embedded listener.
+type env struct {
+	*fixture.Standard
+	peer *signflow.Access // app of the individual owner
+	srv  *httptest.Server
+	base string // the page's origin as the browser sees it
+}
+
+func newEnv(t *testing.T, otpPerMinute int, serviceName string) *env {
+	t.Helper()
+	w := fixture.NewStandard(t)
+	fixture.Must(t, func() error {
+		_, err := w.Service.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
+		return err
+	})
+	cred := fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Peer shop", OwnerIN: peerIN,
+		Scopes: signflow.AppScopes, AllTemplates: true})
+	e := server.NewEcho("embedded", zerolog.New(io.Discard), server.NewMetrics(), false)
+	signpage.Register(e, signpage.Deps{Service: w.Service, ServiceName: serviceName, OTPPerMinute: otpPerMinute, Now: w.Clock.Now})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	// localhost, not 127.0.0.1: the page's origin differs from the parent's.
+	return &env{Standard: w, peer: w.Access(t, cred), srv: srv, base: strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)}
+}
+
+// contract creates a contract with every section the page shows, between
+// the peer (seller, creator) and the customer (buyer).
+func (e *env) contract(t *testing.T) *signflow.Contract {
+	t.Helper()
+	day := func(m, d int) *time.Time { v := time.Date(2026, time.Month(m), d, 0, 0, 0, 0, time.UTC); return &v }
+	c, err := e.Service.CreateContract(e.peer, &signflow.ContractInput{TemplateID: e.Template.ID, BuyerIN: fixture.CustomerIN,
+		Price: 465000000, InitialPayment: 100000000, Currency: "UZS", DeliveryAt: day(12, 5),
+		Values: []signflow.ValueInput{{KeyName: "deliveryAddress", Value: "Toshkent, Chilonzor 7"}, {KeyName: "warrantyMonths", Value: "12"}},
+		Products: []signflow.Product{
+			{Name: "Smartphone Nova X", Quantity: 1, Price: 450000000, Values: map[string]any{"color": "Graphite"}},
+			{Name: "Silicone case", Quantity: 2, Price: 7500000},
+		},
+		Payments: []signflow.Payment{{Amount: 182500000, PaymentDate: *day(12, 22)}, {Amount: 182500000, PaymentDate: time.Date(2027, 1, 22, 0, 0, 0, 0, time.UTC)}},
+	}, signflow.Actor{IP: "10.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// open opens a session and returns it with the page URL.
+func (e *env) open(t *testing.T, contractID string, r signflow.SessionRequest) (*signflow.SignSession, string) {
+	t.Helper()
+	s, token, err := e.Service.OpenSession(e.peer, contractID, r, signflow.Actor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, e.base + "/sign/" + token
+}
+
+// reply is one HTTP answer.
+type reply struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (r reply) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.body)
+	}
+	return m
+}
+
+// do sends a request to the page's server.
+func (e *env) do(t *testing.T, method, url, body string, header ...string) reply {
+	t.Helper()
+	req, err := http.NewRequest(method, strings.Replace(url, e.base, e.srv.URL, 1), strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return reply{status: resp.StatusCode, header: resp.Header, body: string(data)}
+}
+
+var codeRE = regexp.MustCompile(`\b(\d{5})\b`)
+
+// lastCode reads the code of the last SMS, which must have gone to phone.
+// (Last locks: the server may be sending from another goroutine.)
+func lastCode(t *testing.T, sms *fixture.SMS, phone string) string {
+	t.Helper()
+	m := sms.Last()
+	code := codeRE.FindStringSubmatch(m.Text)
+	if m.Phone != phone || code == nil {
+		t.Fatalf("last SMS %+v: want a code sent to %s", m, phone)
+	}
+	return code[1]
+}
+
+// notCode is a well-formed code that differs from code.
+func notCode(code string) string {
+	if code == "00000" {
+		return "11111"
+	}
+	return "00000"
+}
+
+func (e *env) reload(t *testing.T, id string) *signflow.Contract {
+	t.Helper()
+	var c *signflow.Contract
+	fixture.Must(t, func() error {
+		return e.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
+	})
+	return c
+}
+
+func (e *env) session(t *testing.T, id string) *signflow.SignSession {
+	t.Helper()
+	var s *signflow.SignSession
+	fixture.Must(t, func() error {
+		return e.DB.View(func(tx signflow.Tx) (err error) { s, err = tx.Session(id); return err })
+	})
+	return s
+}

@@ -1,0 +1,219 @@
+package signpage
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"sort"
+	"strings"
+
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// methodsHere are the confirmation methods this page can carry out. MY_ID,
+// ABLE_ID and E_IMZO come in a later step: for them the page says so
+// honestly and offers only Reject.
+var methodsHere = map[string]bool{signflow.MethodOTP: true}
+
+// pageData is what page.html renders.
+type pageData struct {
+	Lang, Title, ServiceName, AssetVersion string
+	T                                      dict
+	Doc                                    *docView
+	MethodText                             string // set when the method is not available here
+	Creator                                bool   // the signer is the creator's party: rejecting cancels
+	RedirectURL                            string
+	Reason, ErrorTitle, ErrorText          string
+	Config                                 pageConfig
+}
+
+// pageConfig is handed to sign.js as JSON.
+type pageConfig struct {
+	Source       string    `json:"source"`
+	ParentOrigin string    `json:"parentOrigin,omitempty"`
+	Error        string    `json:"error,omitempty"` // the ERROR message when the session cannot be used
+	Method       string    `json:"method,omitempty"`
+	SessionID    string    `json:"sessionId,omitempty"`
+	ContractID   string    `json:"contractId,omitempty"`
+	RedirectURL  string    `json:"redirectUrl,omitempty"`
+	Code         *codeJSON `json:"code,omitempty"` // a code already sent and still valid
+	T            dict      `json:"t"`
+}
+
+type docView struct {
+	NumberText, Title, DateText, StatusText, StatusClass string
+	Price, Initial, Delivery                             string
+	Parties                                              []partyView
+	Terms                                                []termView
+	Products                                             []productView
+	ProductsTotal                                        string
+	Payments                                             []paymentView
+	PaymentsTotal                                        string
+	Body, Hash                                           string
+}
+
+type partyView struct {
+	Role, Name, IDLabel, IN, StatusText, StatusClass string
+	You                                              bool
+}
+
+type termView struct{ Label, Value string }
+
+type productView struct {
+	N                        int
+	Name, Qty, Price, Amount string
+	Extra                    []termView
+}
+
+type paymentView struct {
+	N            int
+	Date, Amount string
+}
+
+// Reasons of the ERROR message; they carry no data.
+const (
+	reasonNotFound = "session not found"
+	reasonExpired  = "session expired"
+	reasonClosed   = "session closed"
+)
+
+// page serves GET /sign/<token>: the contract and its actions, or, for an
+// unknown token (404) or a session that can no longer sign (403), a page
+// that says why and posts ERROR to its parent.
+func (h *handler) page(c echo.Context) error {
+	v, err := h.svc.SigningSession(c.Param("token"))
+	var sess *signflow.SignSession
+	if v != nil {
+		sess = v.Session
+	}
+	lang := requestLang(c)
+	if sess != nil {
+		lang = sess.Lang
+	}
+	d := &pageData{Lang: lang, T: tr(lang), ServiceName: h.serviceName, AssetVersion: h.version}
+	d.Title = d.T["pageTitle"]
+	d.Config = pageConfig{Source: h.source, T: d.T}
+	status := http.StatusOK
+	switch {
+	case err == nil:
+		h.fill(d, v)
+	case errors.Is(err, signflow.ErrSessionNotFound):
+		status = http.StatusNotFound
+		d.fail(reasonNotFound, "notFound")
+	case errors.Is(err, signflow.ErrSessionExpired):
+		status = http.StatusForbidden
+		d.fail(reasonExpired, "expired")
+	case errors.Is(err, signflow.ErrSessionClosed):
+		status = http.StatusForbidden
+		d.fail(reasonClosed, "closed")
+	default:
+		return err
+	}
+	parent := ""
+	if sess != nil {
+		parent = sess.ParentOrigin
+	}
+	d.Config.ParentOrigin = parent
+	var buf bytes.Buffer
+	if err := h.tmpl.Execute(&buf, d); err != nil {
+		return err
+	}
+	pageHeaders(c.Response().Header(), parent)
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+func (d *pageData) fail(reason, key string) {
+	d.Reason, d.Config.Error = reason, reason
+	d.ErrorTitle, d.ErrorText = d.T[key+"Title"], d.T[key+"Text"]
+	d.Title = d.ErrorTitle
+}
+
+// fill puts the contract and the session's actions into the page.
+func (h *handler) fill(d *pageData, v *signflow.SigningView) {
+	s, c, t := v.Session, v.Contract, d.T
+	d.Creator = s.SignerIN == c.CreatorIN
+	d.RedirectURL = s.RedirectURL
+	if !methodsHere[s.Method] {
+		d.MethodText = t.f("methodText", "method", t.or("method."+s.Method, s.Method))
+	}
+	d.Config.Method, d.Config.SessionID, d.Config.ContractID, d.Config.RedirectURL = s.Method, s.ID, c.ID, s.RedirectURL
+	if v.Code != nil {
+		d.Config.Code = codeBody(v.Code)
+	}
+	d.Doc = docOf(c, s.SignerIN, d.Lang, t)
+	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
+}
+
+func docOf(c *signflow.ContractView, signer, lang string, t dict) *docView {
+	doc := &docView{NumberText: t.f("contractNo", "number", c.Number), Title: c.Template.Name.In(lang),
+		DateText: t.f("dated", "date", date(c.CreatedAt)), StatusText: t.or("status."+c.Status, c.Status),
+		StatusClass: strings.ToLower(c.Status), Price: money(c.Price, c.Currency), Body: signflow.FillBody(c, lang), Hash: c.Hash}
+	if c.InitialPayment > 0 {
+		doc.Initial = money(c.InitialPayment, c.Currency)
+	}
+	if c.DeliveryAt != nil {
+		doc.Delivery = date(*c.DeliveryAt)
+	}
+	party := func(role signflow.Text, in, status string, cl *signflow.Client) partyView {
+		idLabel := t["pinfl"]
+		if len(in) == 9 {
+			idLabel = t["tin"]
+		}
+		return partyView{Role: role.In(lang), Name: signflow.PartyName(cl, in), IDLabel: idLabel, IN: in,
+			StatusText: t.or("party."+status, status), StatusClass: strings.ToLower(status), You: in == signer}
+	}
+	doc.Parties = []partyView{party(c.Template.SellerName, c.SellerIN, c.SellerStatus, c.Seller),
+		party(c.Template.BuyerName, c.BuyerIN, c.BuyerStatus, c.Buyer)}
+
+	// Values in their position, then in the template's order of fields.
+	order := map[string]int{}
+	for i, f := range c.Template.Fields {
+		order[f.ID] = i
+	}
+	values := append([]signflow.Value(nil), c.Values...)
+	sort.SliceStable(values, func(i, j int) bool {
+		a, b := values[i], values[j]
+		return a.Position < b.Position || a.Position == b.Position && order[a.TemplateFieldID] < order[b.TemplateFieldID]
+	})
+	for _, val := range values {
+		label, typ := val.KeyName, ""
+		if f := c.Template.Field(val.TemplateFieldID); f != nil {
+			label, typ = f.Name.In(lang), f.Type
+		}
+		doc.Terms = append(doc.Terms, termView{Label: label, Value: fieldValue(t, typ, val.Value)})
+	}
+
+	var total int64
+	for i, p := range c.Products {
+		pv := productView{N: i + 1, Name: p.Name, Qty: quantity(p.Quantity) + " " + t.or("unit."+p.Unit, p.Unit),
+			Price: money(p.Price, ""), Amount: money(p.Amount, "")}
+		keys := make([]string, 0, len(p.Values))
+		for k := range p.Values {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			label := k
+			if f := c.Template.FieldByKey(k); f != nil {
+				label = f.Name.In(lang)
+			}
+			pv.Extra = append(pv.Extra, termView{Label: label, Value: anyText(p.Values[k])})
+		}
+		if p.DeliveryAt != nil {
+			pv.Extra = append(pv.Extra, termView{Label: t["deliveryAt"], Value: date(*p.DeliveryAt)})
+		}
+		total += p.Amount
+		doc.Products = append(doc.Products, pv)
+	}
+	doc.ProductsTotal = money(total, c.Currency)
+
+	total = 0
+	for i, p := range c.Payments {
+		doc.Payments = append(doc.Payments, paymentView{N: i + 1, Date: date(p.PaymentDate), Amount: money(p.Amount, c.Currency)})
+		total += p.Amount
+	}
+	doc.PaymentsTotal = money(total, c.Currency)
+	return doc
+}

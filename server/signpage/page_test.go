@@ -1,0 +1,193 @@
+package signpage_test
+
+import (
+	"encoding/json"
+	"html"
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"contracts/assets"
+	"contracts/internal/fixture"
+	"contracts/signflow"
+)
+
+var configRE = regexp.MustCompile(`(?s)<script type="application/json" id="sign-config">(.*?)</script>`)
+
+// config decodes the page's configuration for sign.js.
+func config(t *testing.T, page string) map[string]any {
+	t.Helper()
+	m := configRE.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no sign-config in the page")
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(m[1]), &v); err != nil {
+		t.Fatalf("sign-config: %v", err)
+	}
+	return v
+}
+
+// The page in each language shows the whole contract in that language,
+// with the headers DESIGN §7 asks for.
+func TestPageShowsTheContract(t *testing.T) {
+	e := newEnv(t, 0, "Acme")
+	c := e.contract(t)
+	cases := []struct {
+		lang, parent string
+		parts        []string
+	}{
+		{"en", "https://shop.example", []string{"Sales contract", "Contract No. " + c.Number, "Seller", "Buyer", "Rahimova Dilnoza",
+			"Karimov Aziz", "Address", "Toshkent, Chilonzor 7", "Warranty", "Colour: Graphite", "Smartphone Nova X", "1 pcs",
+			"4\u00a0500\u00a0000.00", "4\u00a0650\u00a0000.00\u00a0UZS", "1\u00a0000\u00a0000.00\u00a0UZS", "Payment schedule", "22.01.2027",
+			"3\u00a0650\u00a0000.00\u00a0UZS", "05.12.2026", "Rahimova Dilnoza and Karimov Aziz: Toshkent, Chilonzor 7", c.Hash,
+			">Sign</button>", ">Reject</button>", ">Confirm</button>", ">Resend code</button>", ">Continue</button>", `<label for="sms-code">SMS code</label>`}},
+		{"ru", "", []string{"Договор купли-продажи", "Договор № " + c.Number, "Продавец", "Покупатель", "Адрес", "Гарантия", "Цвет: Graphite",
+			"2 шт.", "График платежей", "Rahimova Dilnoza и Karimov Aziz", ">Подписать</button>", ">Отклонить</button>", ">Подтвердить</button>",
+			">Отправить код повторно</button>", "Код из SMS"}},
+		{"uz", "", []string{"Oldi-sotdi shartnomasi", "Shartnoma № " + c.Number, "Sotuvchi", "Xaridor", "Manzil", "Kafolat", "Rang: Graphite",
+			"2 dona", "Toʻlov jadvali", "Rahimova Dilnoza va Karimov Aziz", ">Imzolash</button>", ">Rad etish</button>", ">Tasdiqlash</button>",
+			">Kodni qayta yuborish</button>", "SMS kod"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			redirect := ""
+			if tc.lang == "en" {
+				redirect = "https://shop.example/thanks?order=1"
+			}
+			sess, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: tc.lang, ParentOrigin: tc.parent, RedirectURL: redirect})
+			r := e.do(t, "GET", url, "")
+			if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=UTF-8" {
+				t.Fatalf("%d %s", r.status, r.header.Get("Content-Type"))
+			}
+			want := "frame-ancestors *"
+			if tc.parent != "" {
+				want = "frame-ancestors " + tc.parent
+			}
+			if csp := r.header.Values("Content-Security-Policy"); len(csp) != 2 || csp[0] != want || !strings.Contains(csp[1], "script-src 'self'") {
+				t.Fatalf("CSP %q, want first %q", csp, want)
+			}
+			if r.header.Get("Cache-Control") != "no-store" || r.header.Get("Referrer-Policy") != "no-referrer" || r.header.Get("X-Frame-Options") != "" {
+				t.Fatalf("headers %v", r.header)
+			}
+			page := html.UnescapeString(r.body)
+			if !strings.Contains(page, `<html lang="`+tc.lang+`">`) {
+				t.Fatalf("html lang not %s", tc.lang)
+			}
+			for _, p := range tc.parts {
+				if !strings.Contains(page, p) {
+					t.Errorf("page lacks %q", p)
+				}
+			}
+			cfg := config(t, r.body)
+			if cfg["source"] != "acme-sdk" || cfg["method"] != signflow.MethodOTP || cfg["sessionId"] != sess.ID || cfg["contractId"] != c.ID ||
+				cfg["error"] != nil || (tc.parent != "" && cfg["parentOrigin"] != tc.parent) || cfg["redirectUrl"] != nilIfEmpty(redirect) {
+				t.Fatalf("config %v", cfg)
+			}
+		})
+	}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// A page that cannot sign still loads its script and says why: unknown
+// token 404 (frame-ancestors *), expired or used session 403 (framed only
+// by its parentOrigin); the ERROR message holds no data.
+func TestPageRefusals(t *testing.T) {
+	e := newEnv(t, 0, "")
+	c := e.contract(t)
+	_, expired := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: "ru", ParentOrigin: "https://shop.example"})
+	e.Clock.Advance(31 * time.Minute)
+	cases := []struct {
+		url, accept  string
+		status       int
+		message, csp string
+		parts        []string
+	}{
+		{e.base + "/sign/nope", "en-GB,en;q=0.9", 404, "session not found", "frame-ancestors *", []string{`lang="en"`, "Signing link not found"}},
+		{e.base + "/sign/nope?lang=ru", "", 404, "session not found", "frame-ancestors *", []string{`lang="ru"`, "Ссылка для подписи не найдена"}},
+		{e.base + "/sign/nope", "", 404, "session not found", "frame-ancestors *", []string{`lang="uz"`}},
+		{expired, "en", 403, "session expired", "frame-ancestors https://shop.example", []string{`lang="ru"`, "Срок действия ссылки истёк"}},
+	}
+	for _, tc := range cases {
+		r := e.do(t, "GET", tc.url, "", "Accept-Language", tc.accept)
+		if r.status != tc.status || r.header.Get("Content-Security-Policy") != tc.csp {
+			t.Fatalf("%s: %d %q", tc.url, r.status, r.header.Get("Content-Security-Policy"))
+		}
+		if !strings.Contains(r.body, `<script src="assets/sign.js?v=`) {
+			t.Fatalf("%s: the page does not load its script", tc.url)
+		}
+		for _, p := range tc.parts {
+			if !strings.Contains(html.UnescapeString(r.body), p) {
+				t.Fatalf("%s: lacks %q", tc.url, p)
+			}
+		}
+		cfg := config(t, r.body)
+		if cfg["error"] != tc.message || cfg["contractId"] != nil || cfg["sessionId"] != nil || strings.Contains(r.body, c.Number) {
+			t.Fatalf("%s: config %v", tc.url, cfg)
+		}
+	}
+}
+
+// /sdk.js and the page's files: JavaScript and CSS types, caching with an
+// ETag, the source filled in; unknown files are 404.
+func TestStaticFiles(t *testing.T) {
+	e := newEnv(t, 0, "Acme")
+	r := e.do(t, "GET", e.base+"/sdk.js", "")
+	if r.status != 200 || r.header.Get("Content-Type") != "text/javascript; charset=utf-8" || r.header.Get("Cache-Control") != "public, max-age=3600" ||
+		!strings.Contains(r.body, `var SOURCE = "acme-sdk";`) || strings.Contains(r.body, "__SOURCE__") || !strings.Contains(r.body, "allow = 'camera'") {
+		t.Fatalf("sdk.js: %d %v", r.status, r.header)
+	}
+	if again := e.do(t, "GET", e.base+"/sdk.js", "", "If-None-Match", r.header.Get("ETag")); again.status != 304 {
+		t.Fatalf("sdk.js revalidation: %d", again.status)
+	}
+	for name, ctype := range map[string]string{"sign.js": "text/javascript; charset=utf-8", "sign.css": "text/css; charset=utf-8"} {
+		if r := e.do(t, "GET", e.base+"/sign/assets/"+name, ""); r.status != 200 || r.header.Get("Content-Type") != ctype || r.header.Get("ETag") == "" {
+			t.Fatalf("%s: %d %v", name, r.status, r.header)
+		}
+	}
+	if r := e.do(t, "GET", e.base+"/sign/assets/page.html", ""); r.status != 404 {
+		t.Fatalf("page.html is served raw: %d", r.status)
+	}
+}
+
+// Every string of the page exists in uz, ru and en, and every key the
+// page and its script use is defined.
+func TestEveryStringTranslated(t *testing.T) {
+	data, err := fs.ReadFile(assets.Sign, "sign/i18n.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dict map[string]map[string]string
+	if err := json.Unmarshal(data, &dict); err != nil {
+		t.Fatal(err)
+	}
+	for key, texts := range dict {
+		for _, lang := range signflow.Languages {
+			if strings.TrimSpace(texts[lang]) == "" {
+				t.Errorf("%s: no %s text", key, lang)
+			}
+		}
+	}
+	used := regexp.MustCompile(`\$?\.T\.(\w+)|fmt\('([\w.]*\w)'[,)]`) // not the prefixes of dynamic keys
+	checked := map[string]bool{}
+	for _, name := range []string{"sign/page.html", "sign/sign.js"} {
+		src, _ := fs.ReadFile(assets.Sign, name)
+		for _, m := range used.FindAllStringSubmatch(string(src), -1) {
+			key := m[1] + m[2]
+			if checked[key] = true; dict[key] == nil {
+				t.Errorf("%s uses %q, which i18n.json lacks", name, key)
+			}
+		}
+	}
+	if len(checked) < 40 {
+		t.Fatalf("only %d keys found in use: the pattern is broken", len(checked))
+	}
+}

@@ -1,0 +1,248 @@
+package signflow
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+)
+
+// Limits of OTP_SMS signing (spec "Limits", DESIGN §4).
+const (
+	CodeDigits    = 5
+	MaxCodeSends  = 5
+	MaxWrongCodes = 5
+	ResendAfter   = 60 * time.Second
+)
+
+// Refusals of the SMS-code steps.
+var (
+	ErrNotOTP         = &Error{Code: EINVALID, Message: "This session is not confirmed with an SMS code."}
+	ErrNoCode         = &Error{Code: EINVALID, Message: "No code has been sent yet; ask for one first."}
+	ErrCodeExpired    = &Error{Code: EINVALID, Message: "The code has expired; ask for a new one."}
+	ErrCodeFormat     = &Error{Code: EINVALID, Message: "code: must be 5 digits"}
+	ErrSendsExhausted = &Error{Code: EINVALID, Message: "The code was sent 5 times; no more codes can be sent for this session."}
+	ErrTooManyWrong   = &Error{Code: EFORBIDDEN, Message: "Five wrong codes: the signing session is closed."}
+)
+
+// WrongCodeError is a wrong SMS code; Left attempts remain before the
+// session closes.
+type WrongCodeError struct{ Left int }
+
+func (e *WrongCodeError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap presents the refusal as EINVALID with a message naming the attempts left.
+func (e *WrongCodeError) Unwrap() error {
+	return Errorf(EINVALID, "Wrong code: %d attempt(s) left.", e.Left)
+}
+
+// ResendWaitError refuses a new code before ResendAfter has passed since the last one.
+type ResendWaitError struct{ After time.Duration }
+
+func (e *ResendWaitError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap presents the refusal as ERATELIMIT.
+func (e *ResendWaitError) Unwrap() error {
+	return Errorf(ERATELIMIT, "A new code can be sent in %d seconds.", int((e.After+time.Second-1)/time.Second))
+}
+
+// CodeSent tells the signing page where the code went and what it may do next.
+type CodeSent struct {
+	Phone     string        // masked
+	ExpiresIn time.Duration // lifetime left of the code
+	ResendIn  time.Duration // wait before a new code may be asked for
+	SendsLeft int
+}
+
+// SendCode sends a new SMS code for an OTP_SMS session. The code is held
+// only as an HMAC; the message, sent once the change is committed, holds
+// the code and the contract number. When the provider fails, the send is
+// undone so that it can be retried at once.
+func (s *Service) SendCode(ctx context.Context, token string, actor Actor) (*CodeSent, error) {
+	code := newCode()
+	now := s.opt.Now()
+	var (
+		out         *CodeSent
+		prev        *OTPState
+		sessID      string
+		phone, text string
+	)
+	err := s.store.Update(func(tx Tx) error {
+		sess, c, err := liveSession(tx, token, now)
+		if err != nil {
+			return err
+		}
+		if sess.Method != MethodOTP {
+			return ErrNotOTP
+		}
+		client, err := tx.Client(sess.SignerIN)
+		if err != nil && ErrorCode(err) != ENOTFOUND {
+			return err
+		}
+		if client == nil || client.Phone == "" {
+			return Errorf(EINVALID, "The signer has no registered phone for SMS codes.")
+		}
+		o := OTPState{}
+		if prev = nil; sess.OTP != nil {
+			o, prev = *sess.OTP, sess.OTP
+		}
+		if o.Sends >= MaxCodeSends {
+			return ErrSendsExhausted
+		}
+		if wait := o.LastSentAt.Add(ResendAfter).Sub(now); o.Sends > 0 && wait > 0 {
+			return &ResendWaitError{After: wait}
+		}
+		o.CodeHash, o.ExpiresAt, o.LastSentAt = s.codeMAC(sess.ID, code), now.Add(s.opt.OTPTTL), now
+		o.Sends++
+		sess.OTP = &o
+		if err := tx.PutSession(sess); err != nil {
+			return err
+		}
+		actor.IN = sess.SignerIN
+		if err := s.auditSession(tx, c, sess, AuditCodeSent, actor, fmt.Sprintf("code %d of %d to %s", o.Sends, MaxCodeSends, MaskPhone(client.Phone))); err != nil {
+			return err
+		}
+		sessID, phone, text = sess.ID, client.Phone, codeText(sess.Lang, code, c.Number)
+		out = codeState(sess, now)
+		out.Phone = MaskPhone(client.Phone)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.opt.SMS.Send(ctx, phone, text); err != nil {
+		if uerr := s.undoSend(sessID, code, prev); uerr != nil {
+			return nil, uerr
+		}
+		if ErrorCode(err) == EINTERNAL {
+			return nil, fmt.Errorf("send SMS code: %w", err)
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// undoSend takes back a send the provider refused: the earlier code (if
+// any) is in force again and the send is not counted, unless another send
+// has replaced the code since. Wrong codes entered meanwhile still count.
+func (s *Service) undoSend(sessID, code string, prev *OTPState) error {
+	return s.store.Update(func(tx Tx) error {
+		sess, err := tx.Session(sessID)
+		if err != nil {
+			return err
+		}
+		if sess.OTP == nil || !hmac.Equal(sess.OTP.CodeHash, s.codeMAC(sess.ID, code)) {
+			return nil
+		}
+		o := *sess.OTP
+		o.Sends--
+		o.CodeHash, o.ExpiresAt, o.LastSentAt = nil, time.Time{}, time.Time{}
+		if prev != nil {
+			o.CodeHash, o.ExpiresAt, o.LastSentAt = prev.CodeHash, prev.ExpiresAt, prev.LastSentAt
+		}
+		sess.OTP = &o
+		return tx.PutSession(sess)
+	})
+}
+
+// ConfirmCode checks an SMS code in constant time and, when it is right,
+// signs the contract for the session's party. A wrong code is a
+// *WrongCodeError; the fifth closes the session as EXPIRED (the contract is
+// unaffected) and is ErrTooManyWrong.
+func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, error) {
+	if code = strings.TrimSpace(code); !isDigits(code, CodeDigits) {
+		return nil, ErrCodeFormat
+	}
+	now := s.opt.Now()
+	var (
+		out     *SessionResult
+		refusal error
+	)
+	err := s.store.Update(func(tx Tx) error {
+		out, refusal = nil, nil
+		sess, c, err := liveSession(tx, token, now)
+		if err != nil {
+			return err
+		}
+		if sess.Method != MethodOTP {
+			return ErrNotOTP
+		}
+		o := sess.OTP
+		if o == nil || o.CodeHash == nil {
+			return ErrNoCode
+		}
+		if !now.Before(o.ExpiresAt) {
+			return ErrCodeExpired
+		}
+		if hmac.Equal(o.CodeHash, s.codeMAC(sess.ID, code)) {
+			out = &SessionResult{Session: sess, Contract: c}
+			return s.completeSignature(tx, sess, c, actor, now)
+		}
+		// A wrong code is committed, then refused.
+		o.Wrong++
+		actor.IN = sess.SignerIN
+		left := MaxWrongCodes - o.Wrong
+		if err := s.auditSession(tx, c, sess, AuditCodeWrong, actor, fmt.Sprintf("%d attempt(s) left", max(left, 0))); err != nil {
+			return err
+		}
+		refusal = &WrongCodeError{Left: left}
+		if left <= 0 {
+			closeSession(sess, SessionExpired, now)
+			refusal = ErrTooManyWrong
+			if err := s.auditSession(tx, c, sess, AuditSessionClosed, actor, "closed after 5 wrong codes"); err != nil {
+				return err
+			}
+		}
+		return tx.PutSession(sess)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if refusal != nil {
+		return nil, refusal
+	}
+	return out, nil
+}
+
+// codeState describes the code in force of a session at now, or nil.
+func codeState(sess *SignSession, now time.Time) *CodeSent {
+	o := sess.OTP
+	if o == nil || o.CodeHash == nil || !now.Before(o.ExpiresAt) {
+		return nil
+	}
+	return &CodeSent{ExpiresIn: o.ExpiresAt.Sub(now), ResendIn: max(o.LastSentAt.Add(ResendAfter).Sub(now), 0),
+		SendsLeft: MaxCodeSends - o.Sends}
+}
+
+func (s *Service) codeMAC(sessionID, code string) []byte { return s.mac("otp", sessionID, code) }
+
+// newCode returns CodeDigits uniformly random digits from crypto/rand.
+func newCode() string {
+	n, err := rand.Int(rand.Reader, big.NewInt(100000))
+	if err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return fmt.Sprintf("%05d", n.Int64())
+}
+
+// codeText is the SMS: the code and the contract number, in the session's language.
+func codeText(lang, code, number string) string {
+	switch lang {
+	case "ru":
+		return fmt.Sprintf("Код %s для подписания договора № %s. Никому не сообщайте его.", code, number)
+	case "en":
+		return fmt.Sprintf("Code %s to sign contract No. %s. Do not share it with anyone.", code, number)
+	}
+	return fmt.Sprintf("%s-sonli shartnomani imzolash kodi: %s. Uni hech kimga bermang.", number, code)
+}
+
+// MaskPhone hides the middle of a phone number: "+99890*****67".
+func MaskPhone(phone string) string {
+	if len(phone) < 7 {
+		return strings.Repeat("*", len(phone))
+	}
+	return "+" + phone[:5] + strings.Repeat("*", len(phone)-7) + phone[len(phone)-2:]
+}

@@ -1,0 +1,156 @@
+package signflow
+
+import "time"
+
+// Refusals of a signing session. The signing page turns each into the
+// message of its ERROR event, so they carry no data.
+var (
+	ErrSessionNotFound = &Error{Code: ENOTFOUND, Message: "Signing session not found."}
+	ErrSessionExpired  = &Error{Code: EFORBIDDEN, Message: "The signing session has expired; ask for a new link."}
+	ErrSessionClosed   = &Error{Code: EFORBIDDEN, Message: "The signing session is closed."}
+)
+
+// SigningView is what the signing page shows: the session and the contract
+// it signs.
+type SigningView struct {
+	Session  *SignSession
+	Contract *ContractView
+	// Code describes the SMS code in force, if one was sent and is still valid.
+	Code *CodeSent
+}
+
+// SessionResult is a session after the customer acted on it, with its contract.
+type SessionResult struct {
+	Session  *SignSession
+	Contract *Contract
+}
+
+// SigningSession resolves the token of a signing page. An unknown token is
+// ErrSessionNotFound. A session that can no longer sign is ErrSessionExpired
+// or ErrSessionClosed; the view then still holds the session (and no
+// contract), so that the page can reach its parent origin.
+func (s *Service) SigningSession(token string) (*SigningView, error) {
+	now := s.opt.Now()
+	var v *SigningView
+	err := s.store.View(func(tx Tx) error {
+		sess, c, err := liveSession(tx, token, now)
+		if sess != nil {
+			v = &SigningView{Session: sess}
+		}
+		if err != nil {
+			return err
+		}
+		if v.Contract, err = viewOf(tx, c); err != nil {
+			return err
+		}
+		if v.Code = codeState(sess, now); v.Code != nil {
+			signer := v.Contract.Seller
+			if c.BuyerIN == sess.SignerIN {
+				signer = v.Contract.Buyer
+			}
+			if signer != nil {
+				v.Code.Phone = MaskPhone(signer.Phone)
+			}
+		}
+		return nil
+	})
+	return v, err
+}
+
+// RejectSession records the customer's refusal through the session: the
+// session becomes REJECTED and the contract REJECTED, or CANCELLED when the
+// signer is the creator's party.
+func (s *Service) RejectSession(token string, actor Actor) (*SessionResult, error) {
+	now := s.opt.Now()
+	var out *SessionResult
+	err := s.store.Update(func(tx Tx) error {
+		sess, c, err := liveSession(tx, token, now)
+		if err != nil {
+			return err
+		}
+		events, err := c.Reject(sess.SignerIN, now)
+		if err != nil {
+			return err
+		}
+		if err := tx.PutContract(c); err != nil {
+			return err
+		}
+		closeSession(sess, SessionRejected, now)
+		if err := tx.PutSession(sess); err != nil {
+			return err
+		}
+		actor.IN = sess.SignerIN
+		out = &SessionResult{Session: sess, Contract: c}
+		return s.record(tx, c, events, actor, sess.Method, sess.ID)
+	})
+	return out, err
+}
+
+// completeSignature signs the contract for the session's party and closes
+// the session as SIGNED, in the caller's transaction. Every signing method
+// ends here once the signer is confirmed.
+func (s *Service) completeSignature(tx Tx, sess *SignSession, c *Contract, actor Actor, now time.Time) error {
+	actor.IN = sess.SignerIN
+	sig := Signature{Method: sess.Method, At: UTC(now), IP: actor.IP, UserAgent: actor.UserAgent, SessionID: sess.ID}
+	events, err := c.Sign(sess.SignerIN, sig, now)
+	if err != nil {
+		return err
+	}
+	if err := tx.PutContract(c); err != nil {
+		return err
+	}
+	closeSession(sess, SessionSigned, now)
+	if err := tx.PutSession(sess); err != nil {
+		return err
+	}
+	return s.record(tx, c, events, actor, sess.Method, sess.ID)
+}
+
+// liveSession finds the session of a token and its contract, and checks
+// that the session can still sign: PENDING, not past its expiry, its
+// contract CREATED and its party not yet decided.
+func liveSession(tx Tx, token string, now time.Time) (*SignSession, *Contract, error) {
+	if token == "" || len(token) > 256 {
+		return nil, nil, ErrSessionNotFound
+	}
+	sess, err := tx.SessionByToken(HashSecret(token))
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, nil, ErrSessionNotFound
+	} else if err != nil {
+		return nil, nil, err
+	}
+	if sess.EffectiveStatus(now) != SessionPending {
+		if sess.Status == SessionPending || sess.Status == SessionExpired && !now.Before(sess.ExpiresAt) {
+			return sess, nil, ErrSessionExpired
+		}
+		return sess, nil, ErrSessionClosed
+	}
+	c, err := tx.Contract(sess.ContractID)
+	if err != nil {
+		return sess, nil, err
+	}
+	if c.Status != StatusCreated || c.PartyStatus(sess.SignerIN) != PartyPending {
+		return sess, nil, ErrSessionClosed
+	}
+	return sess, c, nil
+}
+
+// closeSession ends a session with a final status; a code in force dies with it.
+func closeSession(sess *SignSession, status string, at time.Time) {
+	t := UTC(at)
+	sess.Status, sess.CompletedAt = status, &t
+	if sess.OTP != nil {
+		sess.OTP.CodeHash = nil
+	}
+}
+
+// auditSession writes an audit-only event about a session of contract c
+// (nil when it is gone) in the caller's transaction.
+func (s *Service) auditSession(tx Tx, c *Contract, sess *SignSession, typ string, actor Actor, detail string) error {
+	hash := ""
+	if c != nil {
+		hash = c.Hash
+	}
+	return tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: sess.ContractID, Type: typ, ActorIN: actor.IN, At: UTC(s.opt.Now()),
+		IP: actor.IP, UserAgent: actor.UserAgent, Method: sess.Method, Hash: hash, SessionID: sess.ID, Detail: detail})
+}

@@ -1,0 +1,262 @@
+package signflow_test
+
+import (
+	"context"
+	"regexp"
+	"sync"
+	"testing"
+
+	"contracts/internal/fixture"
+	"contracts/signflow"
+)
+
+// Numbers of the peers world: an individual owner selling to the customer,
+// so that both parties sign with SMS codes.
+const (
+	peerIN    = "32222222222222"
+	peerPhone = "998901111111"
+	custPhone = "998901234567"
+)
+
+// peers is a Standard world plus an individual owner with an app that has
+// a webhook, and a contract between that owner (seller, creator) and the
+// customer (buyer).
+type peers struct {
+	*fixture.Standard
+	app *signflow.Access
+	c   *signflow.Contract
+}
+
+func newPeers(t *testing.T) *peers {
+	t.Helper()
+	w := fixture.NewStandard(t)
+	fixture.Must(t, func() error {
+		_, err := w.Service.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
+		return err
+	})
+	cred := fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Peer shop", OwnerIN: peerIN,
+		Scopes: signflow.AppScopes, AllTemplates: true, WebhookURL: "http://127.0.0.1:9/hook"})
+	p := &peers{Standard: w, app: w.Access(t, cred)}
+	p.c = p.contract(t)
+	return p
+}
+
+func (p *peers) contract(t *testing.T) *signflow.Contract {
+	t.Helper()
+	c, err := p.Service.CreateContract(p.app, &signflow.ContractInput{TemplateID: p.Template.ID, BuyerIN: fixture.CustomerIN,
+		Price: 250000, Currency: "UZS"}, signflow.Actor{IP: "10.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// open opens a session for the signer and returns its token.
+func (p *peers) open(t *testing.T, contractID, signer string) string {
+	t.Helper()
+	_, token, err := p.Service.OpenSession(p.app, contractID, signflow.SessionRequest{SignerIN: signer, Lang: "en"}, signflow.Actor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+// send asks for a code and returns it as the SMS recorder saw it.
+func (p *peers) send(t *testing.T, token, phone string) string {
+	t.Helper()
+	if _, err := p.Service.SendCode(context.Background(), token, signflow.Actor{IP: "10.0.0.2"}); err != nil {
+		t.Fatal(err)
+	}
+	return lastCode(t, p.SMS, phone)
+}
+
+var codeRE = regexp.MustCompile(`\b(\d{5})\b`)
+
+// lastCode reads the code of the last SMS sent to phone.
+func lastCode(t *testing.T, sms *fixture.SMS, phone string) string {
+	t.Helper()
+	for i := len(sms.Sent) - 1; i >= 0; i-- {
+		if sms.Sent[i].Phone == phone {
+			if m := codeRE.FindStringSubmatch(sms.Sent[i].Text); m != nil {
+				return m[1]
+			}
+			t.Fatalf("no code in %q", sms.Sent[i].Text)
+		}
+	}
+	t.Fatalf("no SMS to %s", phone)
+	return ""
+}
+
+func (p *peers) reload(t *testing.T, id string) *signflow.Contract {
+	t.Helper()
+	var c *signflow.Contract
+	fixture.Must(t, func() error {
+		return p.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
+	})
+	return c
+}
+
+func auditTypes(t *testing.T, svc *signflow.Service, contractID string) []string {
+	t.Helper()
+	events, err := svc.AuditTrail(contractID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+func count(list []string, s string) int {
+	n := 0
+	for _, v := range list {
+		if v == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Both parties sign through their sessions: the first signature keeps the
+// contract CREATED, the second makes it ACTIVE; each transition writes its
+// audit event (actor, IP, user agent, method, document hash) and its
+// webhook rows in the same transaction.
+func TestTwoSignaturesMakeTheContractActive(t *testing.T) {
+	p := newPeers(t)
+	buyerTok := p.open(t, p.c.ID, fixture.CustomerIN)
+	code := p.send(t, buyerTok, custPhone)
+	if sms := p.SMS.Last().Text; !regexp.MustCompile(regexp.QuoteMeta(p.c.Number)).MatchString(sms) {
+		t.Fatalf("SMS %q lacks the contract number %s", sms, p.c.Number)
+	}
+	res, err := p.Service.ConfirmCode(buyerTok, code, signflow.Actor{IP: "10.0.0.3", UserAgent: "Browser/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Session.Status != signflow.SessionSigned || res.Session.CompletedAt == nil {
+		t.Fatalf("session %+v", res.Session)
+	}
+	c := p.reload(t, p.c.ID)
+	if c.Status != signflow.StatusCreated || c.BuyerStatus != signflow.PartyAccepted || c.SellerStatus != signflow.PartyPending || c.Version != 2 {
+		t.Fatalf("after one signature: %s buyer %s seller %s version %d", c.Status, c.BuyerStatus, c.SellerStatus, c.Version)
+	}
+	sig := c.Signatures[fixture.CustomerIN]
+	if sig == nil || sig.Hash != p.c.Hash || sig.Hash != signflow.DocumentHash(c) || sig.Method != signflow.MethodOTP || sig.IP != "10.0.0.3" {
+		t.Fatalf("signature %+v, want hash %s", sig, p.c.Hash)
+	}
+
+	sellerTok := p.open(t, p.c.ID, peerIN)
+	if _, err := p.Service.ConfirmCode(sellerTok, p.send(t, sellerTok, peerPhone), signflow.Actor{IP: "10.0.0.4"}); err != nil {
+		t.Fatal(err)
+	}
+	c = p.reload(t, p.c.ID)
+	if c.Status != signflow.StatusActive || c.BuyerStatus != signflow.PartyAccepted || c.SellerStatus != signflow.PartyAccepted || c.Version != 3 {
+		t.Fatalf("after two signatures: %s buyer %s seller %s version %d", c.Status, c.BuyerStatus, c.SellerStatus, c.Version)
+	}
+
+	events, _ := p.Service.AuditTrail(p.c.ID)
+	var signed []*signflow.AuditEvent
+	for _, e := range events {
+		if e.Hash != p.c.Hash {
+			t.Errorf("audit %s has hash %q, want the document hash", e.Type, e.Hash)
+		}
+		if e.Type == signflow.EventSigned || e.Type == signflow.EventActive {
+			signed = append(signed, e)
+		}
+	}
+	if len(signed) != 3 || signed[0].Type != signflow.EventSigned || signed[1].Type != signflow.EventSigned || signed[2].Type != signflow.EventActive {
+		t.Fatalf("signature events %v", auditTypes(t, p.Service, p.c.ID))
+	}
+	if e := signed[0]; e.ActorIN != fixture.CustomerIN || e.IP != "10.0.0.3" || e.UserAgent != "Browser/1" || e.Method != signflow.MethodOTP || e.SessionID == "" {
+		t.Fatalf("first signature audit %+v", e)
+	}
+	deliveries, err := p.Service.Deliveries(signflow.DeliveryFilter{ContractID: p.c.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []string
+	for _, d := range deliveries {
+		hooks = append(hooks, d.Event)
+	}
+	if count(hooks, signflow.EventSigned) != 2 || count(hooks, signflow.EventActive) != 1 || count(hooks, signflow.EventCreated) != 1 {
+		t.Fatalf("webhook outbox %v", hooks)
+	}
+
+	// One signature per party: the used token is closed, a new session is refused.
+	if _, err := p.Service.SigningSession(buyerTok); err != signflow.ErrSessionClosed {
+		t.Fatalf("used token: %v", err)
+	}
+	_, _, err = p.Service.OpenSession(p.app, p.c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN}, signflow.Actor{})
+	if signflow.ErrorCode(err) != signflow.EINVALID {
+		t.Fatalf("second session for a signed party: %v", err)
+	}
+}
+
+// Both parties confirm their codes at the same moment, on a real bbolt
+// file: every time, exactly one ACTIVE results with both ACCEPTED.
+func TestConcurrentSignaturesYieldOneActive(t *testing.T) {
+	p := newPeers(t)
+	for round := 0; round < 15; round++ {
+		c := p.contract(t)
+		toks := []string{p.open(t, c.ID, fixture.CustomerIN), p.open(t, c.ID, peerIN)}
+		codes := []string{p.send(t, toks[0], custPhone), p.send(t, toks[1], peerPhone)}
+		start := make(chan struct{})
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for i := range toks {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				_, errs[i] = p.Service.ConfirmCode(toks[i], codes[i], signflow.Actor{IP: "10.0.0.9"})
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("round %d: %v", round, errs)
+		}
+		got := p.reload(t, c.ID)
+		types := auditTypes(t, p.Service, c.ID)
+		if got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted ||
+			got.Version != 3 || count(types, signflow.EventActive) != 1 || count(types, signflow.EventSigned) != 2 {
+			t.Fatalf("round %d: %s %s/%s v%d %v", round, got.Status, got.BuyerStatus, got.SellerStatus, got.Version, types)
+		}
+	}
+}
+
+// A rejection by the counterparty rejects the contract; by the creator's
+// own party it cancels it. Either way the session is REJECTED and closed.
+func TestRejectThroughSession(t *testing.T) {
+	cases := []struct {
+		name, signer, status, event string
+		party                       func(*signflow.Contract) string
+		partyStatus                 string
+	}{
+		{"counterparty rejects", fixture.CustomerIN, signflow.StatusRejected, signflow.EventRejected,
+			func(c *signflow.Contract) string { return c.BuyerStatus }, signflow.PartyRejected},
+		{"creator's party rejects", peerIN, signflow.StatusCancelled, signflow.EventCancelled,
+			func(c *signflow.Contract) string { return c.SellerStatus }, signflow.PartyCancelled},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPeers(t)
+			tok := p.open(t, p.c.ID, tc.signer)
+			res, err := p.Service.RejectSession(tok, signflow.Actor{IP: "10.0.0.5", UserAgent: "UA"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := p.reload(t, p.c.ID)
+			if res.Session.Status != signflow.SessionRejected || c.Status != tc.status || tc.party(c) != tc.partyStatus || c.Version != 2 {
+				t.Fatalf("session %s, contract %s party %s v%d", res.Session.Status, c.Status, tc.party(c), c.Version)
+			}
+			if types := auditTypes(t, p.Service, p.c.ID); count(types, tc.event) != 1 {
+				t.Fatalf("audit %v lacks %s", types, tc.event)
+			}
+			if _, err := p.Service.RejectSession(tok, signflow.Actor{}); err != signflow.ErrSessionClosed {
+				t.Fatalf("second reject: %v", err)
+			}
+		})
+	}
+}
