@@ -157,7 +157,7 @@ func DefaultConfig() Config {
 		SMS:       SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
 		Identity:  IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:     EIMZOConfig{Timeout: 10 * time.Second},
-		Webhooks:  WebhooksConfig{Workers: 8, Timeout: 10 * time.Second},
+		Webhooks:  WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100},
 		Log:       LogConfig{Level: "info", Format: "json"},
 	}

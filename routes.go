@@ -41,5 +41,5 @@ func (d routeDeps) workers() []worker {
 				d.a.log.Info().Int("expired", n).Msg("sessions expired")
 			}
 		}})
-	return []worker{sweeper}
+	return []worker{sweeper, d.pool}
 }

@@ -17,6 +17,7 @@ import (
 	"contracts/signflow/seal"
 	"contracts/signflow/sms"
 	"contracts/storage"
+	"contracts/webhooks"
 
 	"github.com/labstack/echo/v4"
 	"github.com/rs/zerolog"
@@ -103,7 +104,13 @@ func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *applia
 			return nil, fmt.Errorf("demo seed: %w", err)
 		}
 	}
-	deps := routeDeps{a: a, adminToken: adminToken, demo: demo, box: box}
+	pool, err := webhooks.New(a.db, box, a.metrics.Registry, webhooks.Options{Name: cfg.Service.Name, Log: a.log,
+		Workers: cfg.Webhooks.Workers, AttemptTimeout: cfg.Webhooks.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	a.db.OnDeliveryAdded(pool.Wake)
+	deps := routeDeps{a: a, adminToken: adminToken, demo: demo, box: box, pool: pool}
 	t := server.Timeouts{ReadHeader: cfg.HTTP.ReadHeaderTimeout, Read: cfg.HTTP.ReadTimeout, Write: cfg.HTTP.WriteTimeout, Idle: cfg.HTTP.IdleTimeout}
 	mk := func(name, addr string, tls TLSConfig, e *echo.Echo) {
 		l := server.NewListener(name, addr, e, t, a.log)
@@ -192,12 +199,13 @@ type routeDeps struct {
 	adminToken string
 	demo       bool
 	box        *seal.Box
+	pool       *webhooks.Pool
 }
 
 func (d routeDeps) admin() *echo.Echo {
 	e := server.NewEcho("admin", d.a.log, d.a.metrics, true)
 	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db, Token: d.adminToken, Metrics: d.a.metrics,
-		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }})
+		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }, Redelivered: d.pool.Redelivered})
 	if d.demo {
 		appID, _ := d.a.db.Meta(demoMarker)
 		demo.Register(e, demo.Deps{Service: d.a.svc, AppID: appID, EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, ServiceName: d.a.cfg.Service.Name})

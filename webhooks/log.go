@@ -1,0 +1,100 @@
+package webhooks
+
+import "contracts/signflow"
+
+// Outcomes of an attempt, as counted in the metrics.
+const (
+	outcomeDelivered = "delivered"
+	outcomeRetry     = "retry"
+	outcomeFailed    = "failed"
+)
+
+// write records attempt results in the delivery log, all that have
+// arrived in one transaction, and hands the rows back to the dispatcher.
+func (p *Pool) write() {
+	for r := range p.results {
+		rows := p.save(p.drain(r))
+		select {
+		case p.done <- rows:
+		case <-p.stop:
+		}
+	}
+}
+
+// drain collects the results waiting behind first, up to writeBatch.
+func (p *Pool) drain(first result) []result {
+	batch := []result{first}
+	for len(batch) < writeBatch {
+		select {
+		case r, ok := <-p.results:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, r)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// save appends each attempt to its row as stored now (a redelivery may
+// have started a new round meanwhile) and settles the row's status. When
+// the write fails the rows come back unchanged, due again after the first
+// retry delay.
+func (p *Pool) save(batch []result) []*signflow.Delivery {
+	var rows []*signflow.Delivery
+	var outcomes []string
+	err := p.store.Update(func(tx signflow.Tx) error {
+		rows, outcomes = rows[:0], outcomes[:0]
+		for _, r := range batch {
+			d, err := tx.Delivery(r.d.ID)
+			if err != nil {
+				return err
+			}
+			outcomes = append(outcomes, settle(d, r))
+			if err := tx.PutDelivery(d); err != nil {
+				return err
+			}
+			rows = append(rows, d)
+		}
+		return nil
+	})
+	if err != nil {
+		p.opt.Log.Error().Err(err).Int("attempts", len(batch)).Msg("webhooks: write the delivery log; the attempts will be made again")
+		rows = rows[:0]
+		for _, r := range batch {
+			d := *r.d
+			d.NextAt = r.finished.Add(retryDelays[0])
+			rows = append(rows, &d)
+		}
+		return rows
+	}
+	for i, r := range batch {
+		p.metrics.deliveries.WithLabelValues(r.d.Event, outcomes[i]).Inc()
+		if outcomes[i] == outcomeFailed {
+			p.opt.Log.Warn().Str("delivery", r.d.ID).Str("event", r.d.Event).Str("target", r.d.Target).Str("error", r.attempt.Error).
+				Msg("webhooks: delivery FAILED after its last retry")
+		}
+	}
+	return rows
+}
+
+// settle applies the retry schedule: any 2xx delivers; a failure is tried
+// again after 2, 4 and 8 seconds, and the fourth failure of a round is
+// final.
+func settle(d *signflow.Delivery, r result) string {
+	d.Attempts = append(d.Attempts, r.attempt)
+	n := max(len(d.Attempts)-d.RoundStart, 1) // attempts in this round
+	switch {
+	case r.ok:
+		d.Status = signflow.DeliveryDelivered
+		return outcomeDelivered
+	case n > len(retryDelays):
+		d.Status = signflow.DeliveryFailed
+		return outcomeFailed
+	default:
+		d.NextAt = r.finished.Add(retryDelays[n-1])
+		return outcomeRetry
+	}
+}

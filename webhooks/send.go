@@ -1,0 +1,146 @@
+package webhooks
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"contracts/signflow"
+)
+
+// Signature is the spec's X-<Name>-Signature value: "sha256=" and the
+// lowercase hex HMAC-SHA256 of the raw body under the webhook secret.
+func Signature(secret, body []byte) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// SignatureV2 is the X-<Name>-Signature-V2 value: the unix time t and the
+// hex HMAC-SHA256 of "<t>.<raw body>", which lets receivers refuse replays.
+func SignatureV2(secret, body []byte, t int64) string {
+	ts := strconv.FormatInt(t, 10)
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(ts + "."))
+	m.Write(body)
+	return "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))
+}
+
+// headerNames are the X-<Name>-* header names, canonical.
+type headerNames struct{ event, delivery, signature, timestamp, signatureV2 string }
+
+func newHeaderNames(name string) headerNames {
+	h := func(s string) string { return http.CanonicalHeaderKey("X-" + name + "-" + s) }
+	return headerNames{h("Event"), h("Delivery"), h("Signature"), h("Timestamp"), h("Signature-V2")}
+}
+
+// newClient times out each attempt and does not follow redirects: only a
+// 2xx from the configured address counts.
+func newClient(opt Options) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = opt.Workers
+	return &http.Client{Transport: t, Timeout: opt.AttemptTimeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// result is one attempt at one row, on its way to the delivery log.
+type result struct {
+	d        *signflow.Delivery
+	attempt  signflow.Attempt
+	ok       bool
+	finished time.Time // by the pool's clock; retries count from here
+}
+
+// work makes one attempt per row it is handed.
+func (p *Pool) work() {
+	for d := range p.jobs {
+		select {
+		case <-p.stop:
+			continue // the row stays PENDING for the next start
+		default:
+		}
+		at, start := p.opt.Clock.Now(), time.Now()
+		code, err := p.send(d, at)
+		took := time.Since(start)
+		if p.ctx.Err() != nil {
+			continue // aborted by Shutdown: not an answer of the receiver
+		}
+		p.metrics.duration.Observe(took.Seconds())
+		a := signflow.Attempt{At: at, StatusCode: code, DurationMs: took.Milliseconds()}
+		if err != nil {
+			a.Error = err.Error()
+		}
+		p.results <- result{d: d, attempt: a, ok: err == nil, finished: p.opt.Clock.Now()}
+	}
+}
+
+// send signs the row's exact body with its target's webhook secret and
+// POSTs it; any 2xx answer is success.
+func (p *Pool) send(d *signflow.Delivery, now time.Time) (int, error) {
+	secret, err := p.secret(d.Target, now)
+	if err != nil {
+		return 0, err
+	}
+	req, err := http.NewRequestWithContext(p.ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
+	if err != nil {
+		return 0, err
+	}
+	h := req.Header
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("User-Agent", p.opt.Name+"-Webhooks/1")
+	h.Set(p.headers.event, d.Event)
+	h.Set(p.headers.delivery, d.ID)
+	h.Set(p.headers.signature, Signature(secret, d.Body))
+	h.Set(p.headers.timestamp, strconv.FormatInt(now.Unix(), 10))
+	h.Set(p.headers.signatureV2, SignatureV2(secret, d.Body, now.Unix()))
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp.StatusCode, fmt.Errorf("answered %s", resp.Status)
+	}
+	return resp.StatusCode, nil
+}
+
+// secret opens the webhook secret of a target that may still receive: an
+// app not cancelled or expired, a key not revoked or expired.
+func (p *Pool) secret(target string, now time.Time) ([]byte, error) {
+	var sealed []byte
+	err := p.store.View(func(tx signflow.Tx) error {
+		if id, ok := strings.CutPrefix(target, signflow.AppTarget("")); ok {
+			app, err := tx.App(id)
+			if err != nil {
+				return err
+			}
+			sealed = app.WebhookSecretEnc
+			return app.Usable(now)
+		}
+		if id, ok := strings.CutPrefix(target, signflow.KeyTarget("")); ok {
+			k, err := tx.Key(id)
+			if err != nil {
+				return err
+			}
+			if k.Revoked || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) {
+				return errors.New("the key is revoked or expired")
+			}
+			sealed = k.WebhookSecretEnc
+			return nil
+		}
+		return fmt.Errorf("unknown target %q", target)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("not sent: %w", err)
+	}
+	return p.sealer.Open(sealed)
+}
