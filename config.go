@@ -32,6 +32,7 @@ type Config struct {
 	Webhooks  WebhooksConfig  `koanf:"webhooks"`
 	RateLimit RateLimitConfig `koanf:"ratelimit"`
 	Secrets   SecretsConfig   `koanf:"secrets"`
+	Cabinet   CabinetConfig   `koanf:"cabinet"`
 	Log       LogConfig       `koanf:"log"`
 }
 
@@ -115,7 +116,8 @@ type IDPConfig struct {
 // EIMZOConfig is the E-IMZO verification server; off while empty.
 type EIMZOConfig struct {
 	VerifyURL     string        `koanf:"verifyURL"`
-	Host          string        `koanf:"host"` // Host header for the E-IMZO server; default: embedded.baseURL's host
+	APIKey        string        `koanf:"apiKey"` // the E-IMZO API key issued for embedded.baseURL's domain
+	Host          string        `koanf:"host"`   // Host header for the E-IMZO server; default: embedded.baseURL's host
 	Timeout       time.Duration `koanf:"timeout"`
 	SkipTimestamp bool          `koanf:"skipTimestamp"`
 }
@@ -131,6 +133,11 @@ type RateLimitConfig struct {
 	TokenPerMinute int `koanf:"tokenPerMinute"`
 	OTPPerMinute   int `koanf:"otpPerMinute"`
 	KeyPerSecond   int `koanf:"keyPerSecond"`
+}
+
+// CabinetConfig tunes the parties' own web page on the key listener.
+type CabinetConfig struct {
+	IdleTimeout time.Duration `koanf:"idleTimeout"`
 }
 
 // SecretsConfig holds the master key that encrypts webhook secrets.
@@ -160,6 +167,7 @@ func DefaultConfig() Config {
 		Webhooks:  WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100},
 		Log:       LogConfig{Level: "info", Format: "json"},
+		Cabinet:   CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}
 }
 
@@ -259,7 +267,8 @@ func (c *Config) Validate() error {
 		"http.readHeaderTimeout": c.HTTP.ReadHeaderTimeout, "http.readTimeout": c.HTTP.ReadTimeout,
 		"http.writeTimeout": c.HTTP.WriteTimeout, "http.idleTimeout": c.HTTP.IdleTimeout,
 		"http.shutdownTimeout": c.HTTP.ShutdownTimeout, "webhooks.timeout": c.Webhooks.Timeout, "sms.http.timeout": c.SMS.HTTP.Timeout,
-		"identity.myid.timeout": c.Identity.MyID.Timeout, "identity.ableid.timeout": c.Identity.AbleID.Timeout, "eimzo.timeout": c.EIMZO.Timeout}
+		"identity.myid.timeout": c.Identity.MyID.Timeout, "identity.ableid.timeout": c.Identity.AbleID.Timeout, "eimzo.timeout": c.EIMZO.Timeout,
+		"cabinet.idleTimeout": c.Cabinet.IdleTimeout}
 	for key, d := range positive {
 		if d <= 0 {
 			return fmt.Errorf("config: %s: must be a positive duration", key)

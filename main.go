@@ -23,6 +23,8 @@ commands:
                                    call the admin API (run "contracts admin" for help)
   backup --out FILE                write a consistent snapshot of the running appliance
   restore --from FILE              put a backup in place (appliance stopped)
+  bench [--clients N] [--duration D]
+                                   load-test this binary on loopback against its baselines
   version                          print the version
 `
 
@@ -49,6 +51,8 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return backupCommand(ctx, args[1:], stdout)
 	case "restore":
 		return restoreCommand(args[1:], stdout)
+	case "bench":
+		return benchCommand(ctx, args[1:], stdout)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "contracts", version)
 		return nil

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"net/url"
 	"time"
 
+	"contracts/assets"
 	"contracts/server"
+	"contracts/server/apidocs"
+	"contracts/server/cabinet"
+	"contracts/server/embedded"
 	"contracts/server/keyapi"
 	"contracts/server/signpage"
 	"contracts/server/verify"
@@ -16,9 +21,12 @@ import (
 func (d routeDeps) embedded() *echo.Echo {
 	e := server.NewEcho("embedded", d.a.log, d.a.metrics, false)
 	e.IPExtractor = echo.ExtractIPDirect() // per-IP limits must not trust X-Forwarded-For
+	embedded.Register(e, embedded.Deps{Service: d.a.svc, BaseURL: d.a.cfg.Embedded.BaseURL,
+		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, Now: d.a.now})
+	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIEmbedded, BaseURL: d.a.cfg.Embedded.BaseURL})
 	verify.Register(e, verify.Deps{Service: d.a.svc})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
-		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now})
+		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now, Log: d.a.log, EIMZO: d.eimzoClient()})
 	return e
 }
 
@@ -28,6 +36,10 @@ func (d routeDeps) key() *echo.Echo {
 	e.IPExtractor = echo.ExtractIPDirect()
 	keyapi.Register(e, keyapi.Deps{Service: d.a.svc, VerifyBaseURL: d.a.cfg.Embedded.BaseURL,
 		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, Now: d.a.now})
+	cabinet.Register(e, cabinet.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
+		IdleTimeout: d.a.cfg.Cabinet.IdleTimeout, OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute,
+		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, Now: d.a.now})
+	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIKey, BaseURL: d.a.cfg.Key.BaseURL})
 	return e
 }
 
@@ -42,4 +54,13 @@ func (d routeDeps) workers() []worker {
 			}
 		}})
 	return []worker{sweeper, d.pool}
+}
+
+// eimzoClient tells the signing page the E-IMZO API key of its own domain.
+func (d routeDeps) eimzoClient() signpage.EIMZOClient {
+	c := signpage.EIMZOClient{APIKeys: map[string]string{}}
+	if u, err := url.Parse(d.a.cfg.Embedded.BaseURL); err == nil && d.a.cfg.EIMZO.APIKey != "" {
+		c.APIKeys[u.Hostname()] = d.a.cfg.EIMZO.APIKey
+	}
+	return c
 }

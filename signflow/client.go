@@ -102,7 +102,10 @@ func (c *Client) Validate() error {
 			return Errorf(EINVALID, "%s: must be a date YYYY-MM-DD", name)
 		}
 	}
-	if len(c.Email) > 254 || len(c.Address) > 1000 || len(c.LegalName) > 500 {
+	// Names are indexed word by word: bounded so no index key can outgrow
+	// what bbolt stores (32 KiB), which would fail the write with a 500.
+	if len(c.Email) > 254 || len(c.Address) > 1000 || len(c.LegalName) > 500 || len(c.FirstName) > 200 ||
+		len(c.LastName) > 200 || len(c.MidName) > 200 || len(c.Passport) > 100 || len(c.PassportIssuedBy) > 500 {
 		return Errorf(EINVALID, "a field is too long")
 	}
 	return nil

@@ -187,6 +187,43 @@ func (s *Service) SignWithEIMZO(ctx context.Context, token, pkcs7 string, actor 
 	return s.signConfirmed(sess.ID, MethodEIMZO, hash, actor)
 }
 
+// MethodUsable reports whether a session of the method can be confirmed
+// on this service: OTP_SMS always; MY_ID and ABLE_ID when their provider is
+// configured; E_IMZO when its verifier is. The signing page offers only
+// usable methods.
+func (s *Service) MethodUsable(method string) bool {
+	switch method {
+	case MethodOTP:
+		return true
+	case MethodMyID, MethodAbleID:
+		return s.opt.Methods[method] && s.opt.Identity[method] != nil
+	case MethodEIMZO:
+		return s.opt.Methods[method] && s.opt.EIMZO != nil
+	}
+	return false
+}
+
+// SessionOutcome returns the session of a signing page's token and its
+// contract in whatever state they are, for a page waiting on a check that
+// finishes elsewhere (the identity popup). An unknown token is
+// ErrSessionNotFound.
+func (s *Service) SessionOutcome(token string) (*SessionResult, error) {
+	var out *SessionResult
+	err := s.store.View(func(tx Tx) error {
+		sess, err := sessionByToken(tx, token)
+		if err != nil {
+			return err
+		}
+		c, err := tx.Contract(sess.ContractID)
+		if err != nil {
+			return err
+		}
+		out = &SessionResult{Session: sess, Contract: c}
+		return nil
+	})
+	return out, err
+}
+
 // identityProvider returns the configured provider of an identity method.
 func (s *Service) identityProvider(method string) (IdentityProvider, error) {
 	if method != MethodMyID && method != MethodAbleID {
@@ -232,26 +269,6 @@ func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor) (*S
 		return nil
 	})
 	return out, err
-}
-
-// sessionCanSign applies liveSession's checks to a session found by id and
-// returns its contract.
-// MERGE: same rules as liveSession in signing.go; one could call the other.
-func sessionCanSign(tx Tx, sess *SignSession, now time.Time) (*Contract, error) {
-	if sess.EffectiveStatus(now) != SessionPending {
-		if sess.Status == SessionPending || sess.Status == SessionExpired && !now.Before(sess.ExpiresAt) {
-			return nil, ErrSessionExpired
-		}
-		return nil, ErrSessionClosed
-	}
-	c, err := tx.Contract(sess.ContractID)
-	if err != nil {
-		return nil, err
-	}
-	if c.Status != StatusCreated || c.PartyStatus(sess.SignerIN) != PartyPending {
-		return nil, ErrSessionClosed
-	}
-	return c, nil
 }
 
 // markVerified records that an outside service confirmed the client with

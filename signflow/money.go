@@ -17,11 +17,43 @@ func MinorFromMajor(n json.Number, field string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
+	if v, ok := plainMinor(s); ok {
+		return v, nil
+	}
 	r, ok := new(big.Rat).SetString(s)
 	if !ok || len(s) > 40 || !r.Mul(r, big.NewRat(100, 1)).IsInt() {
 		return 0, Errorf(EINVALID, "%s: must be a number with at most 2 decimal places", field)
 	}
 	return boundedMoney(r.Num(), field)
+}
+
+// plainMinor is the fast path of MinorFromMajor for the usual form
+// "123", "123.4" or "123.45" within the money bound; anything else (signs,
+// exponents, more digits) goes the exact big.Rat way.
+func plainMinor(s string) (int64, bool) {
+	whole, frac, dot := s, "", false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			whole, frac, dot = s[:i], s[i+1:], true
+			break
+		}
+	}
+	if len(whole) == 0 || len(whole) > 13 || len(frac) > 2 || (dot && len(frac) == 0) {
+		return 0, false
+	}
+	var v int64
+	for _, part := range []string{whole, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return 0, false
+			}
+			v = v*10 + int64(part[i]-'0')
+		}
+	}
+	for i := len(frac); i < 2; i++ {
+		v *= 10
+	}
+	return v, v <= maxMoney
 }
 
 // MinorFromInteger parses a minor-unit amount, which must be whole.

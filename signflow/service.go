@@ -4,6 +4,9 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"hash"
+	"io"
+	"sync"
 	"time"
 )
 
@@ -38,6 +41,7 @@ type Options struct {
 type Service struct {
 	store Store
 	opt   Options
+	macs  sync.Pool // of hash.Hash, HMAC-SHA256 keyed with opt.Secret
 }
 
 // TokenTTL is the lifetime of an embedded access token.
@@ -71,12 +75,21 @@ func (s *Service) Store() Store { return s.store }
 func (s *Service) Now() time.Time { return s.opt.Now() }
 
 func (s *Service) mac(parts ...string) []byte {
-	m := hmac.New(sha256.New, s.opt.Secret)
+	// Keyed HMAC states are reused: Reset keeps the key, saving its setup
+	// on every token check.
+	m, _ := s.macs.Get().(hash.Hash)
+	if m == nil {
+		m = hmac.New(sha256.New, s.opt.Secret)
+	} else {
+		m.Reset()
+	}
 	for _, p := range parts {
-		m.Write([]byte(p))
+		io.WriteString(m, p)
 		m.Write([]byte{0})
 	}
-	return m.Sum(nil)
+	sum := m.Sum(nil)
+	s.macs.Put(m)
+	return sum
 }
 
 // HashSecret is the stored form of a high-entropy secret (app secret, key,

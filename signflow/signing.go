@@ -107,32 +107,49 @@ func (s *Service) completeSignature(tx Tx, sess *SignSession, c *Contract, actor
 }
 
 // liveSession finds the session of a token and its contract, and checks
-// that the session can still sign: PENDING, not past its expiry, its
-// contract CREATED and its party not yet decided.
+// that the session can still sign. A session found but unable to sign is
+// returned with its refusal, so that the page can still reach its parent.
 func liveSession(tx Tx, token string, now time.Time) (*SignSession, *Contract, error) {
+	sess, err := sessionByToken(tx, token)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := sessionCanSign(tx, sess, now)
+	return sess, c, err
+}
+
+// sessionByToken finds the session of a signing page's token, in any state.
+func sessionByToken(tx Tx, token string) (*SignSession, error) {
 	if token == "" || len(token) > 256 {
-		return nil, nil, ErrSessionNotFound
+		return nil, ErrSessionNotFound
 	}
 	sess, err := tx.SessionByToken(HashSecret(token))
 	if ErrorCode(err) == ENOTFOUND {
-		return nil, nil, ErrSessionNotFound
+		return nil, ErrSessionNotFound
 	} else if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	return sess, nil
+}
+
+// sessionCanSign checks that a session can still sign: PENDING, not past
+// its expiry, its contract CREATED and its party not yet decided. It
+// returns the contract.
+func sessionCanSign(tx Tx, sess *SignSession, now time.Time) (*Contract, error) {
 	if sess.EffectiveStatus(now) != SessionPending {
 		if sess.Status == SessionPending || sess.Status == SessionExpired && !now.Before(sess.ExpiresAt) {
-			return sess, nil, ErrSessionExpired
+			return nil, ErrSessionExpired
 		}
-		return sess, nil, ErrSessionClosed
+		return nil, ErrSessionClosed
 	}
 	c, err := tx.Contract(sess.ContractID)
 	if err != nil {
-		return sess, nil, err
+		return nil, err
 	}
 	if c.Status != StatusCreated || c.PartyStatus(sess.SignerIN) != PartyPending {
-		return sess, nil, ErrSessionClosed
+		return nil, ErrSessionClosed
 	}
-	return sess, c, nil
+	return c, nil
 }
 
 // closeSession ends a session with a final status; a code in force dies with it.

@@ -39,6 +39,15 @@ type Tx interface {
 	PutSession(s *SignSession) error
 	ExpiredSessions(before time.Time, limit int) ([]*SignSession, error)
 
+	CabinetLogin(in string) (*CabinetLogin, error)
+	PutCabinetLogin(l *CabinetLogin) error
+	CabinetSession(tokenHash []byte) (*CabinetSession, error)
+	PutCabinetSession(s *CabinetSession) error
+	DeleteCabinetSession(tokenHash []byte) error
+	// PurgeCabinet deletes up to limit login records and cabinet sessions
+	// whose PurgeAt or ExpiresAt is before the time, and says how many.
+	PurgeCabinet(before time.Time, limit int) (int, error)
+
 	AddAudit(e *AuditEvent) error
 	AuditEvents(contractID string) ([]*AuditEvent, error)
 

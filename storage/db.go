@@ -22,6 +22,9 @@
 //	deliveries           <id> -> Delivery
 //	delivery_queue       <seq8> -> delivery id (PENDING only, outbox order)
 //	delivery_contract    <contract id> 0x00 <seq8> -> delivery id
+//	cabinet_logins       <in> -> CabinetLogin (schema 2)
+//	cabinet_sessions     <sha256 of session token> -> CabinetSession (schema 2)
+//	cabinet_expiry       <purge time unix nanos, seq8> 'l' <in> | 's' <token sha256> -> nil (schema 2)
 //
 // A summary is "status 0x1f templateId 0x1f counterparty in 0x1f number":
 // lists filter by party, creation order, status, template and number from
@@ -73,6 +76,8 @@ type DB struct {
 	path string
 	// deliveryAdded is called after a transaction that added a delivery commits.
 	deliveryAdded atomic.Pointer[func()]
+	// cache keeps decoded hot records beside their bytes (cache.go).
+	cache *recordCache
 }
 
 // Options tune how the file is opened.
@@ -101,7 +106,7 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	b.MaxBatchDelay = opt.BatchDelay
-	db := &DB{bolt: b, path: path}
+	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes)}
 	if !opt.ReadOnly {
 		if err := db.migrate(); err != nil {
 			b.Close()
@@ -129,7 +134,9 @@ func (db *DB) Update(fn func(signflow.Tx) error) error {
 	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&tx{b: btx, db: db}) })
 }
 
-// View runs fn in a read transaction.
+// View runs fn in a read transaction. Records it reads may share their
+// pointers, maps and slices with other readers (see recordCache): do not
+// modify those in place.
 func (db *DB) View(fn func(signflow.Tx) error) error {
 	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&tx{b: btx, db: db}) })
 }

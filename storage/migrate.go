@@ -10,6 +10,7 @@ import (
 // migrations[i] moves the schema from version i to i+1. Append only.
 var migrations = []func(*bolt.Tx) error{
 	createBuckets,
+	createCabinetBuckets,
 }
 
 // CurrentSchema is the schema version this build writes.

@@ -25,6 +25,9 @@ func (t *tx) get(bucket, key []byte, v any, what string) error {
 	if data == nil {
 		return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
 	}
+	if t.cached(bucket) {
+		return t.db.cache.decode(bucket, key, data, v)
+	}
 	return json.Unmarshal(data, v)
 }
 

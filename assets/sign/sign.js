@@ -1,5 +1,8 @@
 // Signing page: talks to its own server (same origin) and tells the parent
 // page what happened with postMessage, only to parentOrigin when it is known.
+// The signer confirms by the session's flow: an SMS code (otp), a face check
+// at MY_ID or ABLE_ID in a popup (identity), or a key of the local E-IMZO
+// client (eimzo).
 (function () {
   'use strict';
 
@@ -55,12 +58,14 @@
   function busy(btn, on) {
     document.querySelectorAll('[data-action]').forEach(function (b) { b.disabled = on; });
     if (btn) btn.setAttribute('aria-busy', on ? 'true' : 'false');
-    if (!on) resendTick();
+    if (!on && cfg.flow === 'otp') resendTick();
   }
 
   var base = location.pathname.replace(/\/+$/, '');
+  // api POSTs body (JSON) to the session's API; without a body ('GET') it reads.
   function api(path, body) {
-    return fetch(base + '/' + path, {
+    var get = body === 'GET';
+    return fetch(base + '/' + path, get ? { credentials: 'omit', cache: 'no-store' } : {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {}),
       credentials: 'omit', cache: 'no-store'
     }).then(function (res) {
@@ -81,14 +86,24 @@
     'sends-exhausted': function () { return fmt('err.sendsExhausted'); },
     'resend-wait': function (r) { return fmt('err.resendWait', { seconds: r.retry }); },
     'rate-limited': function (r) { return fmt('err.rateLimited', { seconds: r.retry }); },
-    'unavailable': function () { return fmt('err.unavailable'); },
-    'network': function () { return fmt('err.network'); }
+    'unavailable': function () {
+      return fmt(cfg.flow === 'identity' ? 'err.identityUnavailable' : cfg.flow === 'eimzo' ? 'err.eimzoUnavailable' : 'err.unavailable');
+    },
+    'network': function () { return fmt('err.network'); },
+    'identity-mismatch': function () { return fmt('err.identityMismatch'); },
+    'identity-state': function () { return fmt('err.identityState'); },
+    'identity-cancelled': function () { return fmt('err.identityCancelled'); },
+    'identity-refused': function () { return fmt('err.identityRefused'); },
+    'method-unavailable': function () { return fmt('err.methodUnavailable'); },
+    'contract-changed': function () { return fmt('err.contractChanged'); },
+    'signature-refused': function () { return fmt('err.signatureRefused', { id: cfg.idLabel + ' ' + cfg.signerIn }); }
   };
   function errorText(r) { return (reasonText[r.reason] || function () { return fmt('err.generic'); })(r); }
 
   // A 403 or 404 means the session can no longer be used: say so and tell the parent.
   function closedBy(r) {
     if (r.status !== 403 && r.status !== 404) return false;
+    if (r.reason && r.reason.indexOf('session-') !== 0) return false; // e.g. a used identity state: the session lives on
     var msg = r.reason === 'session-expired' ? 'session expired' : r.status === 404 ? 'session not found' : 'session closed';
     var key = msg === 'session expired' ? 'expired' : msg === 'session not found' ? 'notFound' : 'closed';
     $('[data-closed-title]').textContent = fmt(key + 'Title');
@@ -126,6 +141,15 @@
     var next = $('[data-action="continue"]');
     if (next) next.parentNode.hidden = !ok;
     show('done', ok && next ? next : title);
+  }
+
+  // signed shows the signature and tells the parent, once.
+  var signedOnce = false;
+  function signed(data) {
+    if (signedOnce) return;
+    signedOnce = true;
+    finish('signed', data);
+    post('SIGNED', { sessionId: data.sessionId, contractId: data.contractId });
   }
 
   // Resend countdown, computed from the server's relative delays.
@@ -171,44 +195,302 @@
     });
   }
 
-  var signBtn = $('[data-action="sign"]');
-  if (signBtn) signBtn.addEventListener('click', function () {
-    if (cfg.code) { var c = cfg.code; cfg.code = null; openCode(c); return; }
-    sendCode('review', signBtn);
-  });
-  $('[data-action="resend"]').addEventListener('click', function (e) { sendCode('code', e.currentTarget); });
+  function otpFlow(signBtn) {
+    signBtn.addEventListener('click', function () {
+      if (cfg.code) { var c = cfg.code; cfg.code = null; openCode(c); return; }
+      sendCode('review', signBtn);
+    });
+    $('[data-action="resend"]').addEventListener('click', function (e) { sendCode('code', e.currentTarget); });
 
-  var input = $('#sms-code');
-  input.addEventListener('input', function () {
-    var digits = input.value.replace(/\D/g, '').slice(0, 5);
-    if (digits !== input.value) input.value = digits;
-    input.removeAttribute('aria-invalid');
-  });
-  panel('code').addEventListener('submit', function (e) {
-    e.preventDefault();
-    var code = input.value.replace(/\D/g, '');
-    if (code.length !== 5) {
-      input.setAttribute('aria-invalid', 'true');
-      say('code', fmt('err.codeFormat'), 'error');
-      input.focus();
-      return;
-    }
-    var btn = $('[data-action="confirm-code"]');
-    say('code', fmt('checking'));
-    busy(btn, true);
-    api('confirm', { code: code }).then(function (r) {
-      busy(btn, false);
-      if (r.ok) {
-        finish('signed', r.data);
-        post('SIGNED', { sessionId: r.data.sessionId, contractId: r.data.contractId });
+    var input = $('#sms-code');
+    input.addEventListener('input', function () {
+      var digits = input.value.replace(/\D/g, '').slice(0, 5);
+      if (digits !== input.value) input.value = digits;
+      input.removeAttribute('aria-invalid');
+    });
+    panel('code').addEventListener('submit', function (e) {
+      e.preventDefault();
+      var code = input.value.replace(/\D/g, '');
+      if (code.length !== 5) {
+        input.setAttribute('aria-invalid', 'true');
+        say('code', fmt('err.codeFormat'), 'error');
+        input.focus();
         return;
       }
-      if (closedBy(r)) return;
-      input.setAttribute('aria-invalid', 'true');
-      say('code', errorText(r), 'error');
-      input.select();
+      var btn = $('[data-action="confirm-code"]');
+      say('code', fmt('checking'));
+      busy(btn, true);
+      api('confirm', { code: code }).then(function (r) {
+        busy(btn, false);
+        if (r.ok) {
+          signed(r.data);
+          return;
+        }
+        if (closedBy(r)) return;
+        input.setAttribute('aria-invalid', 'true');
+        say('code', errorText(r), 'error');
+        input.select();
+      });
     });
-  });
+  }
+
+  // MY_ID and ABLE_ID: the provider's page opens in a popup, as the face
+  // check needs a window of its own. The popup comes back to
+  // /sign/idp/callback, which signs and posts IDENTITY to this page (same
+  // origin); while it waits, the page also polls the session, in case the
+  // provider's page cut the popup's link to its opener.
+  function identityFlow(signBtn) {
+    var vars = { provider: cfg.provider };
+    var popup = null, poll = 0, waitUntil = 0, lastCheck = 0, closedSeen = false, checking = false;
+
+    function stopWaiting() { clearInterval(poll); poll = 0; }
+    function check() {
+      if (checking) return;
+      checking = true;
+      lastCheck = Date.now();
+      api('status', 'GET').then(function (r) {
+        checking = false;
+        if (!poll) return;
+        if (r.ok && r.data.status === 'SIGNED') {
+          stopWaiting();
+          signed(r.data);
+        } else if (r.ok && r.data.status !== 'PENDING') {
+          stopWaiting();
+          closedBy({ status: 403, reason: r.data.status === 'EXPIRED' ? 'session-expired' : 'session-closed' });
+        } else if (!r.ok && closedBy(r)) {
+          stopWaiting();
+        }
+      });
+    }
+    function wait() {
+      stopWaiting();
+      closedSeen = false;
+      lastCheck = Date.now();
+      waitUntil = lastCheck + 15 * 60 * 1000;
+      poll = setInterval(function () {
+        if (popup && popup.closed && !closedSeen) {
+          closedSeen = true;
+          say('identity', fmt('idpClosed', vars), 'info');
+          check();
+        }
+        if (Date.now() - lastCheck >= 3000) check();
+        if (Date.now() > waitUntil) stopWaiting();
+      }, 500);
+    }
+
+    function start(from, btn) {
+      // The window opens within the click: one opened after the server
+      // answers would be blocked as an unrequested popup.
+      var w = popup && !popup.closed ? popup : null;
+      if (!w) {
+        try { w = window.open('', '_blank', 'popup=yes,width=520,height=720'); } catch (e) { w = null; }
+        if (!w) {
+          say(from, fmt('err.popupBlocked', vars), 'error');
+          return;
+        }
+        try {
+          w.document.title = fmt('idpOpening', vars);
+          w.document.body.textContent = fmt('idpOpening', vars);
+        } catch (e) { /* nothing to show */ }
+      }
+      w.focus();
+      say(from, fmt('idpStarting', vars));
+      busy(btn, true);
+      api('identity').then(function (r) {
+        busy(btn, false);
+        if (!r.ok) {
+          w.close();
+          if (closedBy(r)) return;
+          say(from, errorText(r), 'error');
+          return;
+        }
+        popup = w;
+        w.location.href = r.data.authUrl;
+        say(from, '');
+        say('identity', '');
+        show('identity', $('[data-identity-title]'));
+        wait();
+      });
+    }
+
+    window.addEventListener('message', function (e) {
+      var d = e.data;
+      if (e.origin !== location.origin || !d || typeof d !== 'object' || d.source !== cfg.source || d.type !== 'IDENTITY') return;
+      if (popup && e.source !== popup) return;
+      if (d.sessionId && d.sessionId !== cfg.sessionId) return;
+      stopWaiting();
+      if (d.ok && d.result) {
+        signed(d.result);
+        return;
+      }
+      if (closedBy({ status: d.status, reason: d.reason })) return;
+      show('identity', $('[data-identity-title]'));
+      say('identity', errorText({ reason: d.reason }), 'error');
+    });
+    signBtn.addEventListener('click', function () { start('review', signBtn); });
+    $('[data-action="identity-again"]').addEventListener('click', function (e) { start('identity', e.currentTarget); });
+  }
+
+  // E_IMZO: the signer's local E-IMZO client lists the keys on this
+  // computer and makes an attached PKCS#7 of the document hash with the
+  // chosen one; the server has it verified by the E-IMZO server.
+  // window.ContractsEIMZO, when present, stands in for the local client:
+  // {listKeys() -> Promise of [{id, name, tin, pinfl, validTo}],
+  //  sign(id, data64) -> Promise of the PKCS#7 in base64}.
+  function eimzoFlow(signBtn) {
+    var ez = cfg.eimzo, select = $('#eimzo-key'), retry = $('[data-action="eimzo-retry"]');
+    var submit = $('[data-action="confirm-eimzo"]'), detail = $('[data-eimzo-detail]'), local = null;
+
+    function client() { return window.ContractsEIMZO || (local = local || localEIMZO(ez)); }
+    function mine(k) { return cfg.signerIn.length === 9 ? k.tin === cfg.signerIn : k.pinfl === cfg.signerIn && !k.tin; }
+    function keyText(k) {
+      var id = k.tin ? fmt('tin') + ' ' + k.tin : k.pinfl ? fmt('pinfl') + ' ' + k.pinfl : '';
+      return [k.name, id, k.validTo ? fmt('eimzoValidTo', { date: k.validTo }) : ''].filter(Boolean).join(' · ');
+    }
+    function failText(err) {
+      var code = err && err.code;
+      if (code === 'not-running') return fmt('err.eimzoNotRunning');
+      if (code === 'api-key') return fmt('err.eimzoApiKey');
+      return fmt('err.eimzoFailed', { reason: (err && err.message) || '' });
+    }
+    function load() {
+      select.disabled = true;
+      select.textContent = '';
+      retry.hidden = true;
+      detail.textContent = '';
+      say('eimzo', fmt('eimzoConnecting'));
+      busy(null, true);
+      Promise.resolve().then(function () { return client().listKeys(); }).then(function (keys) {
+        busy(null, false);
+        keys = (keys || []).slice().sort(function (a, b) { return mine(b) - mine(a); });
+        if (!keys.length) {
+          say('eimzo', fmt('err.eimzoNoKeys'), 'error');
+          retry.hidden = false;
+          submit.disabled = true;
+          return;
+        }
+        keys.forEach(function (k) {
+          var o = document.createElement('option');
+          o.value = k.id;
+          o.textContent = keyText(k);
+          select.appendChild(o);
+        });
+        select.disabled = false;
+        say('eimzo', '');
+        select.focus();
+      }, function (err) {
+        busy(null, false);
+        say('eimzo', failText(err), 'error');
+        retry.hidden = false;
+        submit.disabled = true;
+      });
+    }
+
+    panel('eimzo').addEventListener('submit', function (e) {
+      e.preventDefault();
+      if (!select.value || submit.disabled) return;
+      detail.textContent = '';
+      say('eimzo', fmt('eimzoSigning'));
+      busy(submit, true);
+      select.disabled = true;
+      function done() { busy(submit, false); select.disabled = false; }
+      Promise.resolve().then(function () { return client().sign(select.value, ez.data64); }).then(function (pkcs7) {
+        return api('eimzo', { pkcs7: pkcs7 }).then(function (r) {
+          done();
+          if (r.ok) {
+            signed(r.data);
+            return;
+          }
+          if (closedBy(r)) return;
+          say('eimzo', errorText(r), 'error');
+          if (r.reason === 'signature-refused' && r.data && r.data.message) detail.textContent = r.data.message;
+        });
+      }, function (err) {
+        done();
+        say('eimzo', failText(err), 'error');
+        if (err && err.code === 'not-running') retry.hidden = false;
+      });
+    });
+    signBtn.addEventListener('click', function () { show('eimzo', $('[data-eimzo-title]')); load(); });
+    retry.addEventListener('click', load);
+  }
+
+  // localEIMZO speaks E-IMZO's CAPIWS protocol on the client's local
+  // websocket, one socket per call: {plugin, name, arguments} out, JSON
+  // with success (and reason) back. The site's API keys go first; then
+  // pfx list_all_certificates, pfx load_key (E-IMZO asks for the password
+  // in its own window) and pkcs7 create_pkcs7 with detached "no".
+  function localEIMZO(ez) {
+    var url = location.protocol === 'https:' ? ez.secureUrl : ez.plainUrl;
+    var certs = {}, ready = null;
+    function fail(code, message) { var e = new Error(message || code); e.code = code; return e; }
+    function call(def) {
+      return new Promise(function (resolve, reject) {
+        var ws, answered = false;
+        try { ws = new WebSocket(url); } catch (e) { reject(fail('not-running')); return; }
+        ws.onopen = function () { ws.send(JSON.stringify(def)); };
+        ws.onmessage = function (ev) {
+          answered = true;
+          ws.close();
+          var data = null;
+          try { data = JSON.parse(ev.data); } catch (e) { data = null; }
+          if (!data) reject(fail('failed', 'unreadable answer'));
+          else if (data.success === false) reject(fail(def.name === 'apikey' ? 'api-key' : 'failed', data.reason));
+          else resolve(data);
+        };
+        ws.onerror = ws.onclose = function () {
+          if (answered) return;
+          answered = true;
+          ready = null; // E-IMZO may be started later: present the keys again then
+          reject(fail('not-running'));
+        };
+      });
+    }
+    function init() {
+      if (!ready) ready = call({ name: 'apikey', arguments: ez.apiKeys }).catch(function (e) { ready = null; throw e; });
+      return ready;
+    }
+    // An alias reads "cn=...,o=...,1.2.860.3.16.1.1=...,validto=2027.01.01 00:00:00,..."; values may hold commas.
+    function parseAlias(alias) {
+      var out = {};
+      String(alias || '').split(/,(?=[a-z0-9.]+=)/i).forEach(function (part) {
+        var i = part.indexOf('=');
+        if (i > 0) out[part.slice(0, i).toLowerCase()] = part.slice(i + 1);
+      });
+      return out;
+    }
+    function dateOf(s) {
+      var m = /^(\d{4})\.(\d{2})\.(\d{2})/.exec(s || '');
+      return m ? m[3] + '.' + m[2] + '.' + m[1] : '';
+    }
+    return {
+      listKeys: function () {
+        return init().then(function () { return call({ plugin: 'pfx', name: 'list_all_certificates' }); }).then(function (data) {
+          certs = {};
+          return (data.certificates || []).map(function (c, i) {
+            var a = parseAlias(c.alias), id = 'pfx-' + i;
+            certs[id] = c;
+            return { id: id, name: a.cn || c.name, tin: a['1.2.860.3.16.1.1'] || '', pinfl: a['1.2.860.3.16.1.2'] || '', validTo: dateOf(a.validto) };
+          });
+        });
+      },
+      sign: function (id, data64) {
+        var c = certs[id];
+        if (!c) return Promise.reject(fail('failed', 'unknown key'));
+        return init().then(function () {
+          return call({ plugin: 'pfx', name: 'load_key', arguments: [c.disk, c.path, c.name, c.alias] });
+        }).then(function (data) {
+          return call({ plugin: 'pkcs7', name: 'create_pkcs7', arguments: [data64, data.keyId, 'no'] });
+        }).then(function (data) {
+          if (!data.pkcs7_64) throw fail('failed', 'no signature');
+          return data.pkcs7_64;
+        });
+      }
+    };
+  }
+
+  var signBtn = $('[data-action="sign"]');
+  if (signBtn) ({ otp: otpFlow, identity: identityFlow, eimzo: eimzoFlow })[cfg.flow](signBtn);
 
   document.querySelectorAll('[data-action="reject"]').forEach(function (b) {
     b.addEventListener('click', function () { say('reject', ''); show('reject', $('[data-action="back"]')); });

@@ -14,14 +14,20 @@ import (
 
 // The page's JSON API, all under /sign/<token>/ and authorised by the token:
 //
-//	POST code     send (or resend) the SMS code  200 codeJSON
-//	POST confirm  {"code":"12345"}               200 resultJSON
-//	POST reject                                  200 resultJSON
+//	POST code      send (or resend) the SMS code       200 codeJSON
+//	POST confirm   {"code":"12345"}                    200 resultJSON
+//	POST reject                                        200 resultJSON
+//	POST identity  start the MY_ID/ABLE_ID check       200 {"authUrl": ...}
+//	POST eimzo     {"pkcs7":"<base64>"}                200 resultJSON
+//	GET  status    the session as it is now            200 resultJSON
 //
 // Errors are the spec's error body; X-Sign-Reason names the refusal for the
 // page (wrong-code with X-Attempts-Left, code-expired, no-code, code-format,
 // sends-exhausted, resend-wait and rate-limited with Retry-After,
-// unavailable, session-closed, session-expired, session-not-found).
+// unavailable, session-closed, session-expired, session-not-found,
+// wrong-method, method-unavailable, signature-refused, contract-changed;
+// the identity callback adds identity-state, identity-mismatch,
+// identity-refused and identity-cancelled).
 
 // codeJSON tells the page where the code went and what it may do next.
 type codeJSON struct {
@@ -42,6 +48,14 @@ type resultJSON struct {
 
 type confirmRequest struct {
 	Code string `json:"code"`
+}
+
+type eimzoRequest struct {
+	PKCS7 string `json:"pkcs7"` // the attached PKCS#7 from E-IMZO's create_pkcs7, base64
+}
+
+type identityJSON struct {
+	AuthURL string `json:"authUrl"` // the provider page the popup opens
 }
 
 func codeBody(c *signflow.CodeSent) *codeJSON {
@@ -81,11 +95,66 @@ func (h *handler) confirm(c echo.Context) error {
 }
 
 func (h *handler) reject(c echo.Context) error {
+	// Limited like every other action on a token, so that no action can be
+	// used to probe tokens faster than the limit.
+	if err := h.limiter.Allow(c.RealIP()); err != nil {
+		return h.fail(c, err)
+	}
 	res, err := h.svc.RejectSession(c.Param("token"), actor(c))
 	if err != nil {
 		return h.fail(c, err)
 	}
 	return server.JSON(c, http.StatusOK, resultBody(res))
+}
+
+// startIdentity begins the MY_ID or ABLE_ID check; the page opens the
+// answer's authUrl in its popup.
+func (h *handler) startIdentity(c echo.Context) error {
+	if err := h.limiter.Allow(c.RealIP()); err != nil {
+		return h.fail(c, err)
+	}
+	authURL, err := h.svc.StartIdentity(c.Param("token"), actor(c))
+	if err != nil {
+		return h.fail(c, err)
+	}
+	return server.JSON(c, http.StatusOK, identityJSON{AuthURL: authURL})
+}
+
+// signEIMZO takes the PKCS#7 the local E-IMZO client made of the document
+// hash; the domain has it verified by the E-IMZO server before signing.
+func (h *handler) signEIMZO(c echo.Context) error {
+	if err := h.limiter.Allow(c.RealIP()); err != nil {
+		return h.fail(c, err)
+	}
+	if !h.svc.MethodUsable(signflow.MethodEIMZO) {
+		c.Response().Header().Set("X-Sign-Reason", "method-unavailable")
+		return signflow.Errorf(signflow.EINVALID, "The signing method %s is not configured on this service.", signflow.MethodEIMZO)
+	}
+	var req eimzoRequest
+	if err := server.Bind(c, &req); err != nil {
+		return err
+	}
+	res, err := h.svc.SignWithEIMZO(c.Request().Context(), c.Param("token"), req.PKCS7, actor(c))
+	if err != nil {
+		if signflow.ErrorCode(err) == signflow.EINVALID && reasonOf(err) == "" {
+			c.Response().Header().Set("X-Sign-Reason", "signature-refused")
+		}
+		return h.fail(c, err)
+	}
+	return server.JSON(c, http.StatusOK, resultBody(res))
+}
+
+// status answers the session's state now, whatever it is: the page polls
+// it while the identity popup is open, in case the popup cannot tell it.
+func (h *handler) status(c echo.Context) error {
+	res, err := h.svc.SessionOutcome(c.Param("token"))
+	if err != nil {
+		return h.fail(c, err)
+	}
+	body := resultBody(res)
+	body.Status = res.Session.EffectiveStatus(h.svc.Now())
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return server.JSON(c, http.StatusOK, body)
 }
 
 // refusals name the domain's refusals for the page.
@@ -101,6 +170,24 @@ var refusals = []struct {
 	{signflow.ErrNoCode, "no-code"},
 	{signflow.ErrCodeFormat, "code-format"},
 	{signflow.ErrSendsExhausted, "sends-exhausted"},
+	{signflow.ErrIdentityState, "identity-state"},
+	{signflow.ErrIdentityMismatch, "identity-mismatch"},
+	{signflow.ErrNotIdentity, "wrong-method"},
+	{signflow.ErrNotEIMZO, "wrong-method"},
+	{signflow.ErrContractChanged, "contract-changed"},
+}
+
+// reasonOf names a domain refusal for the page, or "".
+func reasonOf(err error) string {
+	if signflow.ErrorCode(err) == signflow.EUNAVAILABLE {
+		return "unavailable"
+	}
+	for _, r := range refusals {
+		if errors.Is(err, r.err) {
+			return r.reason
+		}
+	}
+	return ""
 }
 
 // fail names the refusal in X-Sign-Reason (and the attempts left or the
@@ -121,14 +208,9 @@ func (h *handler) fail(c echo.Context, err error) error {
 		return &server.RetryAfterError{Err: signflow.Errorf(signflow.ERATELIMIT, "%s", signflow.ErrorMessage(err)), After: wait.After}
 	case errors.As(err, &limit):
 		hd.Set("X-Sign-Reason", "rate-limited")
-	case signflow.ErrorCode(err) == signflow.EUNAVAILABLE:
-		hd.Set("X-Sign-Reason", "unavailable")
 	default:
-		for _, r := range refusals {
-			if errors.Is(err, r.err) {
-				hd.Set("X-Sign-Reason", r.reason)
-				break
-			}
+		if r := reasonOf(err); r != "" {
+			hd.Set("X-Sign-Reason", r)
 		}
 	}
 	return err

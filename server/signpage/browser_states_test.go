@@ -155,8 +155,9 @@ func types(ms []message) []string {
 	return out
 }
 
-// A method this page does not carry out yet (E_IMZO for a company) is said
-// honestly: READY names it, there is no Sign button, Reject still works.
+// A method that is not set up on this service (E_IMZO for a company, with
+// no E-IMZO server configured) is said honestly: READY names it, there is
+// no Sign button, Reject still works.
 func TestBrowserMethodNotAvailableHere(t *testing.T) {
 	e := newEnv(t, 0, "")
 	ctx := browsertest.Start(t)

@@ -3,9 +3,11 @@ package signpage_test
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,10 @@ import (
 	"contracts/server"
 	"contracts/server/signpage"
 	"contracts/signflow"
+	"contracts/signflow/eimzo"
+	"contracts/signflow/eimzo/eimzotest"
+	"contracts/signflow/idp"
+	"contracts/signflow/idp/idptest"
 
 	"github.com/rs/zerolog"
 )
@@ -33,9 +39,32 @@ type env struct {
 	peer *signflow.Access // app of the individual owner
 	srv  *httptest.Server
 	base string // the page's origin as the browser sees it
+	// With envOptions.outside: the fake MyID and AbleID providers, the
+	// fake E-IMZO server and templates whose individuals sign with MY_ID
+	// and ABLE_ID (companies sign with E_IMZO in every template).
+	myid, ableid   *idptest.Provider
+	ez             *eimzotest.Server
+	myidT, ableidT *signflow.Template
+}
+
+// envOptions vary the world of a test.
+type envOptions struct {
+	otpPerMinute int
+	serviceName  string
+	// outside configures MY_ID, ABLE_ID and E_IMZO with fakes over real
+	// HTTP; without it those methods are switched on but have no provider,
+	// so the page must not offer them.
+	outside bool
+	timeout time.Duration        // of each call to an outside service; default 10 s
+	eimzo   signpage.EIMZOClient // the page's local E-IMZO client
 }
 
 func newEnv(t *testing.T, otpPerMinute int, serviceName string) *env {
+	t.Helper()
+	return newEnvWith(t, envOptions{otpPerMinute: otpPerMinute, serviceName: serviceName})
+}
+
+func newEnvWith(t *testing.T, o envOptions) *env {
 	t.Helper()
 	w := fixture.NewStandard(t)
 	fixture.Must(t, func() error {
@@ -44,12 +73,54 @@ func newEnv(t *testing.T, otpPerMinute int, serviceName string) *env {
 	})
 	cred := fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Peer shop", OwnerIN: peerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true})
-	e := server.NewEcho("embedded", zerolog.New(io.Discard), server.NewMetrics(), false)
-	signpage.Register(e, signpage.Deps{Service: w.Service, ServiceName: serviceName, OTPPerMinute: otpPerMinute, Now: w.Clock.Now})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	// The listener comes first: the providers' redirect URI needs its port.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	// localhost, not 127.0.0.1: the page's origin differs from the parent's.
-	return &env{Standard: w, peer: w.Access(t, cred), srv: srv, base: strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)}
+	e := &env{Standard: w, peer: w.Access(t, cred), base: "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)}
+	if o.outside {
+		e.configureOutside(t, o.timeout)
+	}
+	echoSrv := server.NewEcho("embedded", zerolog.New(io.Discard), server.NewMetrics(), false)
+	signpage.Register(echoSrv, signpage.Deps{Service: e.Service, ServiceName: o.serviceName, OTPPerMinute: o.otpPerMinute,
+		Now: w.Clock.Now, EIMZO: o.eimzo})
+	e.srv = httptest.NewUnstartedServer(echoSrv)
+	e.srv.Listener.Close()
+	e.srv.Listener = ln
+	e.srv.Start()
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+// configureOutside replaces the world's service by one whose MY_ID and
+// ABLE_ID go to fake OAuth2 providers and whose E_IMZO goes to a fake
+// E-IMZO server, all over real HTTP, and adds MY_ID and ABLE_ID templates.
+func (e *env) configureOutside(t *testing.T, timeout time.Duration) {
+	t.Helper()
+	callback := idp.CallbackURL(e.base)
+	opt := e.Options
+	opt.Identity = map[string]signflow.IdentityProvider{}
+	for method, fake := range map[string]**idptest.Provider{signflow.MethodMyID: &e.myid, signflow.MethodAbleID: &e.ableid} {
+		*fake = idptest.New(t, "contracts-"+method, "secret-"+method, callback)
+		(*fake).Set(func(p *idptest.Provider) { p.Userinfo = map[string]any{"pinfl": fixture.CustomerIN} })
+		p, err := idp.New(idp.Config{Name: method, AuthURL: (*fake).AuthURL(), TokenURL: (*fake).TokenURL(), UserinfoURL: (*fake).UserinfoURL(),
+			ClientID: "contracts-" + method, ClientSecret: "secret-" + method, Scope: "openid", InClaim: "pinfl", RedirectURL: callback, Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Identity[method] = p
+	}
+	e.ez = eimzotest.New(t)
+	v, err := eimzo.New(eimzo.Config{VerifyURL: e.ez.URL, Host: "localhost", Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.EIMZO = v
+	e.Service = signflow.NewService(e.DB, opt)
+	e.myidT = fixture.MustTemplate(t, e.Service, strings.Replace(fixture.TemplateYAML, "enabledCurrencies:", "individualVerificationType: MY_ID\nenabledCurrencies:", 1))
+	e.ableidT = fixture.MustTemplate(t, e.Service, strings.Replace(fixture.TemplateYAML, "enabledCurrencies:", "individualVerificationType: ABLE_ID\nenabledCurrencies:", 1))
 }
 
 // contract creates a contract with every section the page shows, between

@@ -2,6 +2,7 @@ package signpage
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"net/http"
 	"sort"
@@ -12,34 +13,60 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// methodsHere are the confirmation methods this page can carry out. MY_ID,
-// ABLE_ID and E_IMZO come in a later step: for them the page says so
-// honestly and offers only Reject.
-var methodsHere = map[string]bool{signflow.MethodOTP: true}
+// How the page confirms a signature, by the session's method.
+const (
+	flowOTP      = "otp"      // OTP_SMS: a code sent by SMS
+	flowIdentity = "identity" // MY_ID, ABLE_ID: the provider in a popup
+	flowEIMZO    = "eimzo"    // E_IMZO: the signer's local E-IMZO client
+)
+
+var flowOf = map[string]string{signflow.MethodOTP: flowOTP, signflow.MethodMyID: flowIdentity,
+	signflow.MethodAbleID: flowIdentity, signflow.MethodEIMZO: flowEIMZO}
 
 // pageData is what page.html renders.
 type pageData struct {
 	Lang, Title, ServiceName, AssetVersion string
 	T                                      dict
 	Doc                                    *docView
-	MethodText                             string // set when the method is not available here
-	Creator                                bool   // the signer is the creator's party: rejecting cancels
-	RedirectURL                            string
-	Reason, ErrorTitle, ErrorText          string
-	Config                                 pageConfig
+	// Flow is how the signer confirms (flowOTP, ...); empty with MethodText
+	// when the session's method is not usable on this service.
+	Flow, MethodText string
+	ReviewText       string
+	// IdentityTitle and IdentityAgain name the provider of an identity flow.
+	IdentityTitle, IdentityAgain  string
+	Creator                       bool // the signer is the creator's party: rejecting cancels
+	RedirectURL                   string
+	Reason, ErrorTitle, ErrorText string
+	Config                        pageConfig
 }
 
 // pageConfig is handed to sign.js as JSON.
 type pageConfig struct {
-	Source       string    `json:"source"`
-	ParentOrigin string    `json:"parentOrigin,omitempty"`
-	Error        string    `json:"error,omitempty"` // the ERROR message when the session cannot be used
-	Method       string    `json:"method,omitempty"`
-	SessionID    string    `json:"sessionId,omitempty"`
-	ContractID   string    `json:"contractId,omitempty"`
-	RedirectURL  string    `json:"redirectUrl,omitempty"`
-	Code         *codeJSON `json:"code,omitempty"` // a code already sent and still valid
-	T            dict      `json:"t"`
+	Source       string     `json:"source"`
+	ParentOrigin string     `json:"parentOrigin,omitempty"`
+	Error        string     `json:"error,omitempty"` // the ERROR message when the session cannot be used
+	Method       string     `json:"method,omitempty"`
+	Flow         string     `json:"flow,omitempty"`
+	SessionID    string     `json:"sessionId,omitempty"`
+	ContractID   string     `json:"contractId,omitempty"`
+	RedirectURL  string     `json:"redirectUrl,omitempty"`
+	Code         *codeJSON  `json:"code,omitempty"`     // a code already sent and still valid
+	Provider     string     `json:"provider,omitempty"` // identity flow: the provider's name
+	SignerIN     string     `json:"signerIn,omitempty"` // E-IMZO flow: the signer's keys come first
+	IDLabel      string     `json:"idLabel,omitempty"`  // E-IMZO flow: "TIN" or "PINFL" in the page's language
+	EIMZO        *eimzoJSON `json:"eimzo,omitempty"`
+	T            dict       `json:"t"`
+}
+
+// eimzoJSON tells sign.js how to reach the local E-IMZO client and what
+// to sign.
+type eimzoJSON struct {
+	SecureURL string   `json:"secureUrl"` // websocket for an HTTPS page
+	PlainURL  string   `json:"plainUrl"`  // websocket for an HTTP page
+	APIKeys   []string `json:"apiKeys"`   // domain, key, domain, key, ...: CAPIWS.apikey's arguments
+	// Data64 is the base64 of the document hash as text, the content of
+	// the attached PKCS#7.
+	Data64 string `json:"data64,omitempty"`
 }
 
 type docView struct {
@@ -120,7 +147,11 @@ func (h *handler) page(c echo.Context) error {
 	if err := h.tmpl.Execute(&buf, d); err != nil {
 		return err
 	}
-	pageHeaders(c.Response().Header(), parent)
+	connect := ""
+	if d.Flow == flowEIMZO {
+		connect = h.eimzoCSP
+	}
+	pageHeaders(c.Response().Header(), parent, connect)
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
@@ -135,15 +166,40 @@ func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 	s, c, t := v.Session, v.Contract, d.T
 	d.Creator = s.SignerIN == c.CreatorIN
 	d.RedirectURL = s.RedirectURL
-	if !methodsHere[s.Method] {
-		d.MethodText = t.f("methodText", "method", t.or("method."+s.Method, s.Method))
-	}
 	d.Config.Method, d.Config.SessionID, d.Config.ContractID, d.Config.RedirectURL = s.Method, s.ID, c.ID, s.RedirectURL
-	if v.Code != nil {
-		d.Config.Code = codeBody(v.Code)
+	if d.Flow = flowOf[s.Method]; !h.svc.MethodUsable(s.Method) {
+		d.Flow = "" // never offer what would fail: say so and offer Reject only
 	}
+	switch d.Flow {
+	case "":
+		d.MethodText = t.f("methodText", "method", t.or("method."+s.Method, s.Method))
+	case flowOTP:
+		d.ReviewText = t["reviewText"]
+		if v.Code != nil {
+			d.Config.Code = codeBody(v.Code)
+		}
+	case flowIdentity:
+		name := t.or("method."+s.Method, s.Method)
+		d.ReviewText = t.f("reviewIdentityText", "provider", name)
+		d.IdentityTitle, d.IdentityAgain = t.f("idpWaitTitle", "provider", name), t.f("idpAgain", "provider", name)
+		d.Config.Provider = name
+	case flowEIMZO:
+		d.ReviewText = t["reviewEIMZOText"]
+		ez := h.eimzo
+		ez.Data64 = base64.StdEncoding.EncodeToString([]byte(c.Hash))
+		d.Config.EIMZO, d.Config.SignerIN, d.Config.IDLabel = &ez, s.SignerIN, idLabel(t, s.SignerIN)
+	}
+	d.Config.Flow = d.Flow
 	d.Doc = docOf(c, s.SignerIN, d.Lang, t)
 	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
+}
+
+// idLabel names a party number: TIN for 9 digits, PINFL for 14.
+func idLabel(t dict, in string) string {
+	if len(in) == 9 {
+		return t["tin"]
+	}
+	return t["pinfl"]
 }
 
 func docOf(c *signflow.ContractView, signer, lang string, t dict) *docView {
@@ -157,11 +213,7 @@ func docOf(c *signflow.ContractView, signer, lang string, t dict) *docView {
 		doc.Delivery = date(*c.DeliveryAt)
 	}
 	party := func(role signflow.Text, in, status string, cl *signflow.Client) partyView {
-		idLabel := t["pinfl"]
-		if len(in) == 9 {
-			idLabel = t["tin"]
-		}
-		return partyView{Role: role.In(lang), Name: signflow.PartyName(cl, in), IDLabel: idLabel, IN: in,
+		return partyView{Role: role.In(lang), Name: signflow.PartyName(cl, in), IDLabel: idLabel(t, in), IN: in,
 			StatusText: t.or("party."+status, status), StatusClass: strings.ToLower(status), You: in == signer}
 	}
 	doc.Parties = []partyView{party(c.Template.SellerName, c.SellerIN, c.SellerStatus, c.Seller),

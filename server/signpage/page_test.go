@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"html"
 	"io/fs"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -178,13 +179,34 @@ func TestEveryStringTranslated(t *testing.T) {
 	}
 	used := regexp.MustCompile(`\$?\.T\.(\w+)|fmt\('([\w.]*\w)'[,)]`) // not the prefixes of dynamic keys
 	checked := map[string]bool{}
-	for _, name := range []string{"sign/page.html", "sign/sign.js"} {
+	for _, name := range []string{"sign/page.html", "sign/sign.js", "sign/idp.html"} {
 		src, _ := fs.ReadFile(assets.Sign, name)
 		for _, m := range used.FindAllStringSubmatch(string(src), -1) {
 			key := m[1] + m[2]
 			if checked[key] = true; dict[key] == nil {
 				t.Errorf("%s uses %q, which i18n.json lacks", name, key)
 			}
+		}
+	}
+	// Keys the Go side fills in: t["key"], t.f("key", ...), t.or("key", ...) and the callback's texts.
+	goKeys := regexp.MustCompile(`\bt\["([\w.]*\w)"\]|\bt\.(?:f|or)\("([\w.]*\w)"|"(err\.[\w.]+|\w+Text)",?$`)
+	for _, name := range []string{"page.go", "identity.go"} {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(src), "\n") {
+			for _, m := range goKeys.FindAllStringSubmatch(strings.TrimSpace(line), -1) {
+				key := m[1] + m[2] + m[3]
+				if checked[key] = true; dict[key] == nil {
+					t.Errorf("%s uses %q, which i18n.json lacks", name, key)
+				}
+			}
+		}
+	}
+	for _, key := range []string{"reviewIdentityText", "idpWaitTitle", "idpSignedText", "err.identityMismatch", "expiredText"} {
+		if !checked[key] {
+			t.Errorf("the pattern missed %q", key)
 		}
 	}
 	if len(checked) < 40 {

@@ -1,6 +1,7 @@
 // Package signpage serves, on the embedded listener, the signing page a
 // customer sees in the integrator's iframe (GET /sign/<token>), the page's
-// small JSON API, its static files, and the integrator SDK (GET /sdk.js).
+// small JSON API, the identity popup's return page (GET /sign/idp/callback),
+// its static files, and the integrator SDK (GET /sdk.js).
 package signpage
 
 import (
@@ -11,6 +12,8 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"sort"
 	"strings"
 	"time"
 
@@ -19,6 +22,7 @@ import (
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
+	"github.com/rs/zerolog"
 )
 
 // Deps is what the signing page needs.
@@ -28,21 +32,61 @@ type Deps struct {
 	// ServiceName names the service; lower-cased with "-sdk" appended it is
 	// the source of every iframe message. Default "Contracts".
 	ServiceName string
-	// OTPPerMinute limits SMS-code checks and sends per client IP; 0 means no limit.
+	// OTPPerMinute limits, per client IP, SMS-code checks and sends,
+	// identity-check starts and E-IMZO signatures; 0 means no limit.
 	OTPPerMinute int
 	// Now is the clock of the rate limiter; default the service's clock.
 	Now func() time.Time
+	// EIMZO is how E_IMZO pages reach the signer's local E-IMZO client.
+	EIMZO EIMZOClient
+	// Log records the failures the identity callback cannot show.
+	Log zerolog.Logger
 }
+
+// EIMZOClient is the page's side of E_IMZO signing: the websocket of the
+// signer's local E-IMZO client and the API keys that let this site use it.
+type EIMZOClient struct {
+	// SecureURL is the client's websocket for pages served over HTTPS,
+	// PlainURL for HTTP; their origins join the page's connect-src.
+	// Default the client's own, DefaultSecureURL and DefaultPlainURL.
+	SecureURL, PlainURL string
+	// APIKeys maps a site's domain (the host of embedded.baseURL) to the
+	// E-IMZO API key issued for it; the page presents them all to the
+	// client, which picks the one of the page's own host. The public keys
+	// of localhost and 127.0.0.1 are built in.
+	APIKeys map[string]string
+}
+
+// The local E-IMZO client's websocket addresses.
+const (
+	DefaultSecureURL = "wss://127.0.0.1:64443/service/cryptapi"
+	DefaultPlainURL  = "ws://127.0.0.1:64646/service/cryptapi"
+)
+
+// publicAPIKeys are the API keys E-IMZO publishes for development on
+// localhost and 127.0.0.1.
+var publicAPIKeys = map[string]string{
+	"localhost": "96D0C1491615C82B9A54D9989779DF825B690748224C2B04F500F370D51827CE2644D8D4A82C18184D73AB8530BB8ED537269603F61DB0D03D2104ABF789970B",
+	"127.0.0.1": "A7BCFA5D490B351BE0754130DF03A068F855DB4333D43921125B9CF2670EF6A40370C646B90401955E1F7BC9CDBF59CE0B2C5467D820BE189C845D0B79CFC96F",
+}
+
+// CallbackPath is the identity providers' redirect URI on the embedded
+// listener; it must equal signflow/idp.CallbackPath.
+const CallbackPath = "/sign/idp/callback"
 
 // Register mounts the signing page, its API, its files and /sdk.js on e.
 func Register(e *echo.Echo, d Deps) {
 	h := newHandler(d)
 	e.GET("/sdk.js", h.sdk.serve)
 	e.GET("/sign/assets/:name", h.asset)
+	e.GET(CallbackPath, h.identityCallback) // a static route: /sign/:token never captures it
 	e.GET("/sign/:token", h.page)
+	e.GET("/sign/:token/status", h.status)
 	e.POST("/sign/:token/code", h.sendCode)
 	e.POST("/sign/:token/confirm", h.confirm)
 	e.POST("/sign/:token/reject", h.reject)
+	e.POST("/sign/:token/identity", h.startIdentity)
+	e.POST("/sign/:token/eimzo", h.signEIMZO)
 }
 
 type handler struct {
@@ -51,9 +95,13 @@ type handler struct {
 	source      string
 	limiter     *server.Limiter
 	tmpl        *template.Template
+	idpTmpl     *template.Template
 	files       map[string]*file
 	sdk         *file
 	version     string
+	eimzo       eimzoJSON // without the document
+	eimzoCSP    string    // the local client's origins for connect-src
+	log         zerolog.Logger
 }
 
 func newHandler(d Deps) *handler {
@@ -64,17 +112,19 @@ func newHandler(d Deps) *handler {
 		d.Now = d.Service.Now
 	}
 	h := &handler{svc: d.Service, serviceName: d.ServiceName, source: strings.ToLower(d.ServiceName) + "-sdk",
-		limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now), files: map[string]*file{}}
-	page, err := fs.ReadFile(assets.Sign, "sign/page.html")
-	if err != nil {
-		panic(err) // embedded at build time
-	}
-	h.tmpl = template.Must(template.New("page").Parse(string(page)))
+		limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now), files: map[string]*file{}, log: d.Log}
+	h.eimzo, h.eimzoCSP = eimzoConfig(d.EIMZO)
+	h.tmpl = mustTemplate("page.html")
+	h.idpTmpl = mustTemplate("idp.html")
 	sum := sha256.New()
-	for name, ctype := range map[string]string{"sign.css": "text/css; charset=utf-8", "sign.js": "text/javascript; charset=utf-8"} {
+	for _, name := range []string{"sign.css", "sign.js", "idp.js"} { // in a fixed order: the version must not vary
+		ctype := "text/javascript; charset=utf-8"
+		if strings.HasSuffix(name, ".css") {
+			ctype = "text/css; charset=utf-8"
+		}
 		body, err := fs.ReadFile(assets.Sign, "sign/"+name)
 		if err != nil {
-			panic(err)
+			panic(err) // embedded at build time
 		}
 		h.files[name] = newFile(body, ctype, "public, max-age=86400")
 		sum.Write(body)
@@ -83,6 +133,50 @@ func newHandler(d Deps) *handler {
 	quoted, _ := json.Marshal(h.source)
 	h.sdk = newFile(bytes.ReplaceAll(assets.SDK, []byte("'__SOURCE__'"), quoted), "text/javascript; charset=utf-8", "public, max-age=3600")
 	return h
+}
+
+func mustTemplate(name string) *template.Template {
+	src, err := fs.ReadFile(assets.Sign, "sign/"+name)
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	return template.Must(template.New(name).Parse(string(src)))
+}
+
+// eimzoConfig fills in the defaults of the local client and returns what
+// sign.js gets and the origins connect-src must allow.
+func eimzoConfig(c EIMZOClient) (eimzoJSON, string) {
+	if c.SecureURL == "" {
+		c.SecureURL = DefaultSecureURL
+	}
+	if c.PlainURL == "" {
+		c.PlainURL = DefaultPlainURL
+	}
+	keys := map[string]string{}
+	for domain, key := range publicAPIKeys {
+		keys[domain] = key
+	}
+	for domain, key := range c.APIKeys {
+		if domain = strings.ToLower(strings.TrimSpace(domain)); domain != "" && key != "" {
+			keys[domain] = strings.TrimSpace(key)
+		}
+	}
+	domains := make([]string, 0, len(keys))
+	for domain := range keys {
+		domains = append(domains, domain)
+	}
+	sort.Strings(domains)
+	out := eimzoJSON{SecureURL: c.SecureURL, PlainURL: c.PlainURL}
+	for _, domain := range domains {
+		out.APIKeys = append(out.APIKeys, domain, keys[domain])
+	}
+	var origins []string
+	for _, raw := range []string{c.SecureURL, c.PlainURL} {
+		if u, err := url.Parse(raw); err == nil && u.Host != "" {
+			origins = append(origins, u.Scheme+"://"+u.Host)
+		}
+	}
+	return out, strings.Join(origins, " ")
 }
 
 // file is a static response with its validator.
@@ -119,15 +213,19 @@ func (h *handler) asset(c echo.Context) error {
 
 // pageHeaders: the page may be framed only by parentOrigin when the session
 // names one; the first CSP header is exactly DESIGN §7's, the second keeps
-// the page to its own files.
-func pageHeaders(hd http.Header, parentOrigin string) {
+// the page to its own files, and to the local E-IMZO client when connect
+// names its origins.
+func pageHeaders(hd http.Header, parentOrigin, connect string) {
 	ancestors := "*"
 	if parentOrigin != "" {
 		ancestors = parentOrigin
 	}
+	if connect != "" {
+		connect = " " + connect
+	}
 	hd.Set("Content-Security-Policy", "frame-ancestors "+ancestors)
 	hd.Add("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
-		"connect-src 'self'; base-uri 'none'; form-action 'none'")
+		"connect-src 'self'"+connect+"; base-uri 'none'; form-action 'none'")
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("X-Content-Type-Options", "nosniff")

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"contracts/internal/loadgen"
+
+	"github.com/spf13/pflag"
+)
+
+// benchCommand runs the load generator against this very binary, started
+// on loopback ports in a temporary data directory (internal/loadgen).
+func benchCommand(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	clients := fs.Int("clients", 50, "concurrent clients (keep-alive connections)")
+	duration := fs.Duration("duration", 5*time.Second, "measured time per route")
+	warmup := fs.Duration("warmup", time.Second, "unmeasured warm-up per route")
+	maxRequests := fs.Int("max-requests", 500_000, "at most this many requests per route")
+	routes := fs.String("routes", "", "comma-separated subset of: "+strings.Join(loadgen.Routes, ",")+",raw (default all)")
+	logLevel := fs.String("log-level", "info", "the server's log.level (info writes one access line per request, as in production)")
+	batchDelay := fs.Duration("batch-delay", 2*time.Millisecond, "data.batchDelay of the server and of the raw bbolt baseline")
+	keep := fs.Bool("keep", false, "keep the temporary data directory")
+	rounds := fs.Int("rounds", 3, "slices in which each budgeted route alternates with its baseline")
+	check := fs.Bool("check", false, "exit non-zero when a budget is missed or a request failed")
+	echoServer := fs.Bool("echo-server", false, "internal: serve the bare echo baseline until stdin closes")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *echoServer {
+		return loadgen.ServeEcho(os.Stdin, stdout)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cfg := loadgen.Config{Binary: exe, Clients: *clients, Duration: *duration, Warmup: *warmup, MaxRequests: *maxRequests,
+		LogLevel: *logLevel, BatchDelay: *batchDelay, Keep: *keep, Rounds: *rounds}
+	if *routes != "" {
+		cfg.Routes = strings.Split(*routes, ",")
+	}
+	rep, err := loadgen.Run(ctx, cfg, stdout)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	rep.Print(stdout)
+	if p := rep.Problems(); *check && len(p) > 0 {
+		return fmt.Errorf("bench: %d problems", len(p))
+	}
+	return nil
+}

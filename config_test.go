@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/providers/structs"
+	"github.com/knadh/koanf/v2"
+	"github.com/spf13/pflag"
+)
+
+// clearContractsEnv unsets every CONTRACTS_ variable for the test, so that
+// the caller's environment cannot change what a test loads.
+func clearContractsEnv(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "CONTRACTS_") {
+			t.Setenv(name, "")
+			os.Unsetenv(name)
+		}
+	}
+}
+
+// loadConfigWith loads the configuration from a YAML text (none when
+// empty), environment variables and command-line arguments.
+func loadConfigWith(t *testing.T, yamlText string, env map[string]string, args ...string) (*Config, error) {
+	t.Helper()
+	clearContractsEnv(t)
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	if yamlText != "" {
+		path := filepath.Join(t.TempDir(), "contracts.yaml")
+		if err := os.WriteFile(path, []byte(yamlText), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append([]string{"--config", path}, args...)
+	}
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	AddConfigFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("flags %v: %v", args, err)
+	}
+	return LoadConfig(fs)
+}
+
+func TestConfigBuiltInDefaults(t *testing.T) {
+	cfg, err := loadConfigWith(t, "", nil)
+	if err != nil {
+		t.Fatalf("defaults do not load: %v", err)
+	}
+	if !reflect.DeepEqual(*cfg, DefaultConfig()) {
+		t.Fatalf("loaded defaults differ from DefaultConfig:\n got %+v\nwant %+v", *cfg, DefaultConfig())
+	}
+	// DESIGN §3: the documented defaults.
+	if cfg.Embedded.Listen != ":8080" || cfg.Key.Listen != ":8081" || cfg.Admin.Listen != "127.0.0.1:8082" ||
+		cfg.Data.Dir != "./data" || cfg.Signing.SessionTTL != 30*time.Minute || cfg.Signing.OTPTTL != 5*time.Minute ||
+		cfg.SMS.Provider != "console" || cfg.Service.Name != "Contracts" {
+		t.Fatalf("defaults are not those of DESIGN §3: %+v", cfg)
+	}
+	if got := cfg.DBPath(); got != filepath.Join("./data", "contracts.db") && got != "./data/contracts.db" {
+		t.Fatalf("DBPath = %q", got)
+	}
+}
+
+// TestConfigPrecedence sets the same key at every layer and checks that
+// the higher layer wins: defaults < YAML < environment < flags.
+func TestConfigPrecedence(t *testing.T) {
+	const yamlText = `
+embedded:
+  listen: 127.0.0.1:9001
+signing:
+  sessionTTL: 45m
+  otpTTL: 2m
+log:
+  level: debug
+`
+	env := map[string]string{
+		"CONTRACTS_EMBEDDED__LISTEN":    "127.0.0.1:9002",
+		"CONTRACTS_SIGNING__SESSIONTTL": "50m", // upper case maps onto sessionTTL
+	}
+	steps := []struct {
+		name   string
+		yaml   string
+		env    map[string]string
+		args   []string
+		listen string
+		ttl    time.Duration
+	}{
+		{"defaults", "", nil, nil, ":8080", 30 * time.Minute},
+		{"yaml over defaults", yamlText, nil, nil, "127.0.0.1:9001", 45 * time.Minute},
+		{"env over yaml", yamlText, env, nil, "127.0.0.1:9002", 50 * time.Minute},
+		{"flag over env", yamlText, env, []string{"--embedded-listen", "127.0.0.1:9003"}, "127.0.0.1:9003", 50 * time.Minute},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			cfg, err := loadConfigWith(t, s.yaml, s.env, s.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Embedded.Listen != s.listen {
+				t.Errorf("embedded.listen = %q, want %q", cfg.Embedded.Listen, s.listen)
+			}
+			if cfg.Signing.SessionTTL != s.ttl {
+				t.Errorf("signing.sessionTTL = %v, want %v", cfg.Signing.SessionTTL, s.ttl)
+			}
+			// Keys set by a lower layer only survive the higher layers.
+			if s.yaml != "" && (cfg.Signing.OTPTTL != 2*time.Minute || cfg.Log.Level != "debug") {
+				t.Errorf("YAML-only keys lost: otpTTL=%v level=%q", cfg.Signing.OTPTTL, cfg.Log.Level)
+			}
+			if s.yaml == "" && cfg.Log.Level != "info" {
+				t.Errorf("log.level = %q without any layer setting it", cfg.Log.Level)
+			}
+		})
+	}
+}
+
+func TestConfigEnvironmentMapping(t *testing.T) {
+	cfg, err := loadConfigWith(t, "", map[string]string{
+		"CONTRACTS_RATELIMIT__KEYPERSECOND":     "7",
+		"CONTRACTS_Key__BaseUrl":                "https://keys.example",
+		"CONTRACTS_DATA__DIR":                   "/srv/contracts",
+		"CONTRACTS_IDENTITY__MYID__INCLAIM":     "pin",
+		"CONTRACTS_SMS__PROVIDER":               "http",
+		"CONTRACTS_SMS__HTTP__URL":              "http://sms.example/send",
+		"CONTRACTS_SMS__HTTP__HEADERS__X-Token": "t0ken",
+		"CONTRACTS_NOT_A_KEY":                   "ignored",
+		"CONTRACTS_REQUIRE_TOOLS":               "1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RateLimit.KeyPerSecond != 7 || cfg.Key.BaseURL != "https://keys.example" || cfg.Data.Dir != "/srv/contracts" ||
+		cfg.Identity.MyID.InClaim != "pin" || cfg.SMS.Provider != "http" || cfg.SMS.HTTP.URL != "http://sms.example/send" {
+		t.Fatalf("environment not applied: %+v", cfg)
+	}
+	if cfg.SMS.HTTP.Headers["X-Token"] != "t0ken" {
+		t.Fatalf("sms.http.headers = %v, want X-Token: t0ken", cfg.SMS.HTTP.Headers)
+	}
+	if cfg.DBPath() != "/srv/contracts/contracts.db" {
+		t.Fatalf("DBPath = %q", cfg.DBPath())
+	}
+}
+
+func TestConfigFlags(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := loadConfigWith(t, "", nil, "--data-dir", dir, "--key-listen", "127.0.0.1:0",
+		"--admin-listen", "[::1]:9082", "--log-level", "warn", "--log-format", "console")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Data.Dir != dir || cfg.Key.Listen != "127.0.0.1:0" || cfg.Admin.Listen != "[::1]:9082" ||
+		cfg.Log.Level != "warn" || cfg.Log.Format != "console" {
+		t.Fatalf("flags not applied: %+v", cfg)
+	}
+}
+
+// TestConfigErrorsNameTheKey feeds one bad value per case, through each
+// layer, and checks that the error names the key.
+func TestConfigErrorsNameTheKey(t *testing.T) {
+	cases := []struct {
+		name string
+		yaml string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{name: "bad duration in env", env: map[string]string{"CONTRACTS_SIGNING__OTPTTL": "soon"}, want: "signing.otpTTL"},
+		{name: "bad duration in yaml", yaml: "http:\n  readTimeout: forever\n", want: "http.readTimeout"},
+		{name: "zero duration", yaml: "signing:\n  sessionTTL: 0s\n", want: "signing.sessionTTL"},
+		{name: "negative duration", env: map[string]string{"CONTRACTS_WEBHOOKS__TIMEOUT": "-1s"}, want: "webhooks.timeout"},
+		{name: "listen without port (flag)", args: []string{"--admin-listen", "localhost"}, want: "admin.listen"},
+		{name: "listen without host:port (env)", env: map[string]string{"CONTRACTS_KEY__LISTEN": "8081"}, want: "key.listen"},
+		{name: "embedded listen in yaml", yaml: "embedded:\n  listen: \"nowhere\"\n", want: "embedded.listen"},
+		{name: "base URL without scheme", yaml: "embedded:\n  baseURL: localhost:8080\n", want: "embedded.baseURL"},
+		{name: "base URL of another scheme", env: map[string]string{"CONTRACTS_KEY__BASEURL": "ftp://files.example"}, want: "key.baseURL"},
+		{name: "unknown sms provider", yaml: "sms:\n  provider: pigeon\n", want: "sms.provider"},
+		{name: "http sms without url", env: map[string]string{"CONTRACTS_SMS__PROVIDER": "http"}, want: "sms.http.url"},
+		{name: "unknown key in yaml", yaml: "embedded:\n  listne: \":9000\"\n", want: `unknown key "embedded.listne"`},
+		{name: "unknown section in yaml", yaml: "database:\n  path: x.db\n", want: `unknown key "database.path"`},
+		{name: "negative rate limit", env: map[string]string{"CONTRACTS_RATELIMIT__OTPPERMINUTE": "-1"}, want: "ratelimit.otpPerMinute"},
+		{name: "rate limit not a number", env: map[string]string{"CONTRACTS_RATELIMIT__KEYPERSECOND": "many"}, want: "ratelimit.keyPerSecond"},
+		{name: "half a TLS pair", yaml: "key:\n  tls:\n    certFile: /etc/ssl/cert.pem\n", want: "key.tls"},
+		{name: "other half of a TLS pair", env: map[string]string{"CONTRACTS_ADMIN__TLS__KEYFILE": "/k.pem"}, want: "admin.tls"},
+		{name: "bad log level", args: []string{"--log-level", "loud"}, want: "log.level"},
+		{name: "bad log format", yaml: "log:\n  format: xml\n", want: "log.format"},
+		{name: "service name with a space", yaml: "service:\n  name: My Service\n", want: "service.name"},
+		{name: "no webhook workers", env: map[string]string{"CONTRACTS_WEBHOOKS__WORKERS": "0"}, want: "webhooks.workers"},
+		{name: "identity provider half configured", yaml: "identity:\n  myid:\n    authURL: https://id.example/auth\n", want: "identity.myid"},
+		{name: "short master key", env: map[string]string{"CONTRACTS_SECRETS__MASTERKEY": "short"}, want: "secrets.masterKey"},
+		{name: "batch delay too long", yaml: "data:\n  batchDelay: 5s\n", want: "data.batchDelay"},
+		{name: "empty data dir", args: []string{"--data-dir", ""}, want: "data.dir"},
+		{name: "malformed yaml", yaml: "embedded: [unclosed\n", want: "contracts.yaml"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := loadConfigWith(t, c.yaml, c.env, c.args...)
+			if err == nil {
+				t.Fatalf("loaded without error; want one naming %q", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not name %q", err, c.want)
+			}
+		})
+	}
+	t.Run("missing config file", func(t *testing.T) {
+		clearContractsEnv(t)
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		AddConfigFlags(fs)
+		missing := filepath.Join(t.TempDir(), "absent.yaml")
+		if err := fs.Parse([]string{"--config", missing}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadConfig(fs); err == nil || !strings.Contains(err.Error(), missing) {
+			t.Fatalf("error %v does not name the missing file", err)
+		}
+	})
+}
+
+// TestConfigExampleEqualsDefaults loads config.example.yaml: it must change
+// nothing, so that it documents the defaults truthfully.
+func TestConfigExampleEqualsDefaults(t *testing.T) {
+	cfg, err := loadConfigWith(t, "", nil, "--config", "config.example.yaml")
+	if err != nil {
+		t.Fatalf("config.example.yaml does not load: %v", err)
+	}
+	if !reflect.DeepEqual(*cfg, DefaultConfig()) {
+		t.Fatalf("config.example.yaml differs from the defaults:\n got %+v\nwant %+v", *cfg, DefaultConfig())
+	}
+}
+
+// TestConfigExampleDocumentsEveryKey fails when a key of DefaultConfig is
+// missing from config.example.yaml (or the example has a key that is not
+// one), and when a key in it has no comment.
+func TestConfigExampleDocumentsEveryKey(t *testing.T) {
+	def := koanf.New(".")
+	if err := def.Load(structs.Provider(DefaultConfig(), "koanf"), nil); err != nil {
+		t.Fatal(err)
+	}
+	ex := koanf.New(".")
+	if err := ex.Load(file.Provider("config.example.yaml"), yaml.Parser()); err != nil {
+		t.Fatal(err)
+	}
+	missing, extra := keyDiff(def.Keys(), ex.Keys())
+	if len(missing) > 0 {
+		t.Errorf("config.example.yaml lacks keys of DefaultConfig: %v", missing)
+	}
+	if len(extra) > 0 {
+		t.Errorf("config.example.yaml has keys DefaultConfig does not: %v", extra)
+	}
+
+	f, err := os.Open("config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	keyLine := regexp.MustCompile(`^\s*[A-Za-z][A-Za-z0-9]*:\s*(\S.*)?$`)
+	prevComment, n := false, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "#"):
+			prevComment = true
+			continue
+		case trimmed == "":
+			prevComment = false
+			continue
+		}
+		// A leaf key (one with a value) needs a comment above it or beside it.
+		if m := keyLine.FindStringSubmatch(line); m != nil && m[1] != "" && !prevComment && !strings.Contains(line, " # ") {
+			t.Errorf("config.example.yaml:%d: key without a comment: %s", n, trimmed)
+		}
+		prevComment = false
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// keyDiff returns the keys of want absent from got and those of got absent from want.
+func keyDiff(want, got []string) (missing, extra []string) {
+	in := func(list []string) map[string]bool {
+		m := map[string]bool{}
+		for _, k := range list {
+			m[k] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	for k := range w {
+		if !g[k] {
+			missing = append(missing, k)
+		}
+	}
+	for k := range g {
+		if !w[k] {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(extra)
+	return missing, extra
+}

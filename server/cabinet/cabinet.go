@@ -1,0 +1,155 @@
+// Package cabinet serves, on the key listener, the service's own web page
+// where a party of key-interface contracts logs in with its number and an
+// SMS code, and reads, signs, rejects and (as creator) cancels its
+// contracts (spec: "On the key interface, signing is done through the
+// service's own application or cabinet"). Every rule is signflow's: the
+// login, its locks and the sessions are signflow.Cabinet's, the contract
+// work is the embedded flow's own operations.
+package cabinet
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"contracts/assets"
+	"contracts/server"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Deps is what the cabinet needs.
+type Deps struct {
+	// Service carries out every operation.
+	Service *signflow.Service
+	// ServiceName names the service in the page header; default "Contracts".
+	ServiceName string
+	// IdleTimeout ends a session after this long without a request
+	// (cabinet.idleTimeout); default 30m.
+	IdleTimeout time.Duration
+	// OTPPerMinute limits, per client IP, the requests that send or check
+	// an SMS code: login and signing (ratelimit.otpPerMinute); 0 means no limit.
+	OTPPerMinute int
+	// EmbeddedBaseURL is embedded.baseURL: the PDF's QR code links to its
+	// verify page, and E_IMZO signers go on to its signing page (the
+	// E-IMZO API keys are issued for that site). Empty turns E_IMZO off here.
+	EmbeddedBaseURL string
+	// BaseURL is key.baseURL; an https one makes every cookie Secure (TLS
+	// ends at a proxy). Requests that arrive over TLS always get Secure cookies.
+	BaseURL string
+	// Now is the rate limiter's clock; default the service's clock.
+	Now func() time.Time
+}
+
+// Register mounts the cabinet under /cabinet on e.
+func Register(e *echo.Echo, d Deps) {
+	h := newHandler(d)
+	e.GET("/cabinet", h.home)
+	e.GET("/cabinet/", func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/cabinet") })
+	e.GET("/cabinet/contracts/:id", h.contract, h.page)
+	e.GET("/cabinet/contracts/:id/pdf", h.pdf, h.page)
+	e.GET("/cabinet/assets/:name", h.asset)
+
+	e.POST("/cabinet/api/login/code", h.sendLoginCode, h.loginCSRF, h.limited)
+	e.POST("/cabinet/api/login", h.logIn, h.loginCSRF, h.limited)
+	e.POST("/cabinet/api/logout", h.logOut)
+
+	e.GET("/cabinet/api/contracts/:id", h.contractState, h.api)
+	e.POST("/cabinet/api/contracts/:id/cancel", h.cancel, h.api)
+	e.POST("/cabinet/api/contracts/:id/signing", h.openSigning, h.api)
+	e.POST("/cabinet/api/signing/code", h.sendCode, h.api, h.limited)
+	e.POST("/cabinet/api/signing/confirm", h.confirm, h.api, h.limited)
+	e.POST("/cabinet/api/signing/reject", h.reject, h.api)
+	e.POST("/cabinet/api/signing/identity", h.identity, h.api)
+}
+
+type handler struct {
+	svc         *signflow.Service
+	cab         *signflow.Cabinet
+	serviceName string
+	embedded    string
+	secure      bool
+	limiter     *server.Limiter
+	tmpl        *template.Template
+	files       map[string]*file
+	version     string
+}
+
+func newHandler(d Deps) *handler {
+	if d.ServiceName == "" {
+		d.ServiceName = "Contracts"
+	}
+	if d.Now == nil {
+		d.Now = d.Service.Now
+	}
+	h := &handler{svc: d.Service, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout}),
+		serviceName: d.ServiceName, embedded: strings.TrimRight(d.EmbeddedBaseURL, "/"),
+		secure: strings.HasPrefix(d.BaseURL, "https://"), limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now),
+		files: map[string]*file{}}
+	page, err := fs.ReadFile(assets.Cabinet, "cabinet/page.html")
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	h.tmpl = template.Must(template.New("page").Parse(string(page)))
+	sum := sha256.New()
+	for _, f := range []struct {
+		fsys        fs.FS
+		path, ctype string
+	}{
+		{assets.Sign, "sign/sign.css", "text/css; charset=utf-8"},
+		{assets.Cabinet, "cabinet/cabinet.css", "text/css; charset=utf-8"},
+		{assets.Cabinet, "cabinet/cabinet.js", "text/javascript; charset=utf-8"},
+	} {
+		body, err := fs.ReadFile(f.fsys, f.path)
+		if err != nil {
+			panic(err)
+		}
+		h.files[f.path[strings.IndexByte(f.path, '/')+1:]] = &file{body: body, ctype: f.ctype}
+		sum.Write(body)
+	}
+	h.version = hex.EncodeToString(sum.Sum(nil))[:12]
+	return h
+}
+
+// file is a static file of the page; its URL carries the version of all
+// of them, so it is cached for long.
+type file struct {
+	body  []byte
+	ctype string
+}
+
+func (h *handler) asset(c echo.Context) error {
+	f := h.files[c.Param("name")]
+	if f == nil {
+		return echo.ErrNotFound
+	}
+	hd := c.Response().Header()
+	hd.Set("Cache-Control", "public, max-age=86400")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, f.ctype, f.body)
+}
+
+// pageHeaders keep the page to its own files and out of frames.
+func pageHeaders(hd http.Header) {
+	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+}
+
+// actor is the party's browser as the audit trail records it; the service
+// fills in the number.
+func actor(c echo.Context) signflow.Actor {
+	ua := c.Request().UserAgent()
+	if len(ua) > 512 {
+		ua = ua[:512]
+	}
+	return signflow.Actor{IP: c.RealIP(), UserAgent: ua}
+}

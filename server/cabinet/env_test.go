@@ -1,0 +1,305 @@
+package cabinet_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"contracts/internal/fixture"
+	"contracts/server"
+	"contracts/server/cabinet"
+	"contracts/server/keyapi"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+	"github.com/rs/zerolog"
+)
+
+// The peer is an individual who owns an API key with a webhook, so that
+// key-interface contracts between the peer and the customer are signed by
+// two individuals with SMS codes.
+const (
+	peerIN       = "32222222222222"
+	peerPhone    = "998901111111"
+	custPhone    = "998901234567"
+	embeddedBase = "http://embedded.test"
+	hookURL      = "http://127.0.0.1:9/hook"
+	noPhoneIN    = "305555555" // a company registered without a phone
+)
+
+// options shape an env.
+type options struct {
+	tls          bool
+	otpPerMinute int
+	baseURL      string
+	embedded     string // EmbeddedBaseURL; "-" for none
+	service      func(*fixture.Standard) *signflow.Service
+}
+
+// env is the key listener (key interface and cabinet, as routes.go mounts
+// them) over real HTTP on a real bbolt world.
+type env struct {
+	*fixture.Standard
+	svc *signflow.Service
+	key *signflow.NewCredential // the peer's key
+	srv *httptest.Server
+}
+
+func newEnv(t *testing.T, o options) *env {
+	t.Helper()
+	w := fixture.NewStandard(t)
+	fixture.Must(t, func() error {
+		_, err := w.Service.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
+		return err
+	})
+	ev := &env{Standard: w, svc: w.Service}
+	if o.service != nil {
+		ev.svc = o.service(w)
+	}
+	ev.key = fixture.MustCredential(t, w.Service.CreateKey, &signflow.CredentialInput{Name: "Peer back office", OwnerIN: peerIN,
+		Scopes: signflow.KeyScopes, AllTemplates: true, WebhookURL: hookURL})
+	if o.embedded == "" {
+		o.embedded = embeddedBase
+	} else if o.embedded == "-" {
+		o.embedded = ""
+	}
+	e := server.NewEcho("key", zerolog.Nop(), nil, true)
+	e.IPExtractor = echo.ExtractIPDirect()
+	keyapi.Register(e, keyapi.Deps{Service: ev.svc, VerifyBaseURL: o.embedded, Now: w.Clock.Now})
+	cabinet.Register(e, cabinet.Deps{Service: ev.svc, IdleTimeout: 30 * time.Minute, OTPPerMinute: o.otpPerMinute,
+		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, Now: w.Clock.Now})
+	if o.tls {
+		ev.srv = httptest.NewTLSServer(e)
+	} else {
+		ev.srv = httptest.NewServer(e)
+	}
+	t.Cleanup(ev.srv.Close)
+	return ev
+}
+
+// create posts a contract with the peer's key through the key interface
+// and returns its id; body gets a template and a price unless it has them.
+func (e *env) create(t *testing.T, body map[string]any) string {
+	t.Helper()
+	if body["templateId"] == nil {
+		body["templateId"] = e.Template.ID
+	}
+	if body["price"] == nil {
+		body["price"], body["currency"] = 150000000, "UZS"
+	}
+	data, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", e.srv.URL+"/v1/contracts", bytes.NewReader(data))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(keyapi.HeaderAPIKey, e.key.Secret)
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]string
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != 200 {
+		t.Fatalf("create contract: %d %v", res.StatusCode, err)
+	}
+	return out["id"]
+}
+
+func (e *env) reload(t *testing.T, id string) *signflow.Contract {
+	t.Helper()
+	var c *signflow.Contract
+	fixture.Must(t, func() error {
+		return e.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
+	})
+	return c
+}
+
+// browser is one party's browser: its cookies and the CSRF token of the
+// last page it loaded.
+type browser struct {
+	e    *env
+	t    *testing.T
+	c    *http.Client
+	csrf string
+	ip   string
+}
+
+func (e *env) browser(t *testing.T) *browser {
+	jar, _ := cookiejar.New(nil)
+	c := *e.srv.Client()
+	c.Jar = jar
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &browser{e: e, t: t, c: &c}
+}
+
+// reply is one answer.
+type reply struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (r reply) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.body)
+	}
+	return m
+}
+
+// cookie returns the Set-Cookie of the answer with the name.
+func (r reply) cookie(name string) *http.Cookie {
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+var configRE = regexp.MustCompile(`(?s)<script type="application/json" id="cabinet-config">(.*?)</script>`)
+
+// do sends a request; a JSON body is sent with the browser's CSRF token
+// unless csrf is given ("" for none).
+func (b *browser) do(method, path string, body any, csrf ...string) reply {
+	b.t.Helper()
+	token := b.csrf
+	if len(csrf) > 0 {
+		token = csrf[0]
+	}
+	return b.send(method, path, body, token)
+}
+
+// doHeader sends a request with one more header.
+func (b *browser) doHeader(method, path, name, value string) reply {
+	b.t.Helper()
+	return b.send(method, path, nil, b.csrf, name, value)
+}
+
+func (b *browser) send(method, path string, body any, token string, header ...string) reply {
+	b.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		data, _ := json.Marshal(body)
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, b.e.srv.URL+path, rd)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if method != "GET" && token != "" {
+		req.Header.Set("X-CSRF-Token", token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	r := reply{status: res.StatusCode, header: res.Header, body: string(data)}
+	if m := configRE.FindStringSubmatch(r.body); method == "GET" && m != nil {
+		var cfg struct{ CSRF string }
+		if err := json.Unmarshal([]byte(m[1]), &cfg); err != nil {
+			b.t.Fatalf("page config: %v", err)
+		}
+		b.csrf = cfg.CSRF
+		// What the tests read is the page itself, not every string in the config.
+		r.body = configRE.ReplaceAllString(r.body, "")
+	}
+	return r
+}
+
+// get loads a page (or reads the API) and keeps the page's CSRF token.
+func (b *browser) get(path string) reply { b.t.Helper(); return b.do("GET", path, nil) }
+
+// post sends a JSON request with the current CSRF token.
+func (b *browser) post(path string, body any) reply {
+	b.t.Helper()
+	if body == nil {
+		body = map[string]any{}
+	}
+	return b.do("POST", path, body)
+}
+
+// sendCode opens the login page and asks for a code for the number.
+func (b *browser) sendCode(in string) reply {
+	b.t.Helper()
+	if r := b.get("/cabinet?lang=en"); r.status != 200 || b.csrf == "" {
+		b.t.Fatalf("login page: %d, csrf %q", r.status, b.csrf)
+	}
+	return b.post("/cabinet/api/login/code", map[string]string{"number": in})
+}
+
+// login logs the party in with the code texted to phone, then loads its list.
+func (b *browser) login(in, phone string) {
+	b.t.Helper()
+	if r := b.sendCode(in); r.status != 200 {
+		b.t.Fatalf("send login code: %d %s", r.status, r.body)
+	}
+	if r := b.post("/cabinet/api/login", map[string]string{"number": in, "code": lastCode(b.t, b.e.SMS, phone)}); r.status != 200 {
+		b.t.Fatalf("log in: %d %s", r.status, r.body)
+	}
+	if r := b.get("/cabinet"); r.status != 200 || !strings.Contains(r.body, "My contracts") {
+		b.t.Fatalf("list after login: %d", r.status)
+	}
+}
+
+// sessionCookie returns the cabinet session cookie the browser holds.
+func (b *browser) sessionCookie() *http.Cookie {
+	u, _ := url.Parse(b.e.srv.URL + "/cabinet")
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == "cabinet_session" {
+			return c
+		}
+	}
+	return nil
+}
+
+var codeRE = regexp.MustCompile(`\b(\d{5})\b`)
+
+// lastCode reads the code of the last SMS, which must have gone to phone.
+func lastCode(t *testing.T, sms *fixture.SMS, phone string) string {
+	t.Helper()
+	m := sms.Last()
+	code := codeRE.FindStringSubmatch(m.Text)
+	if m.Phone != phone || code == nil {
+		t.Fatalf("last SMS %+v: want a code sent to %s", m, phone)
+	}
+	return code[1]
+}
+
+func notCode(code string) string {
+	if code == "00000" {
+		return "11111"
+	}
+	return "00000"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
+}

@@ -1,0 +1,247 @@
+package cabinet_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"contracts/internal/fixture"
+	"contracts/signflow"
+)
+
+// Logging in: a code texted to the registered phone opens a session;
+// every refusal is named for the page and opens none.
+func TestLogin(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		number  string
+		code    func(sent string) string
+		status  int
+		reason  string
+		session bool
+	}{
+		{"right code", fixture.CustomerIN, func(sent string) string { return sent }, 200, "", true},
+		{"right code, number with spaces", " " + fixture.CustomerIN + " ", func(sent string) string { return sent }, 200, "", true},
+		{"wrong code", fixture.CustomerIN, notCode, 400, "wrong-code", false},
+		{"code of four digits", fixture.CustomerIN, func(string) string { return "1234" }, 400, "code-format", false},
+		{"number of ten digits", "3123456789", func(sent string) string { return sent }, 400, "number-format", false},
+		{"another number's code", peerIN, func(sent string) string { return sent }, 400, "no-code", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, options{})
+			b := e.browser(t)
+			r := b.sendCode(fixture.CustomerIN)
+			if r.status != 200 || r.body != `{"expiresIn":300,"resendIn":60,"sendsLeft":4}`+"\n" {
+				t.Fatalf("send code: %d %s", r.status, r.body)
+			}
+			sent := lastCode(t, e.SMS, custPhone)
+			r = b.post("/cabinet/api/login", map[string]string{"number": c.number, "code": c.code(sent)})
+			if r.status != c.status || r.header.Get("X-Cabinet-Reason") != c.reason {
+				t.Fatalf("log in: %d %q %s; want %d %q", r.status, r.header.Get("X-Cabinet-Reason"), r.body, c.status, c.reason)
+			}
+			if c.reason == "wrong-code" && r.header.Get("X-Attempts-Left") != "4" {
+				t.Fatalf("attempts left %q", r.header.Get("X-Attempts-Left"))
+			}
+			if got := r.cookie("cabinet_session") != nil; got != c.session {
+				t.Fatalf("session cookie set: %v, want %v", got, c.session)
+			}
+			page := b.get("/cabinet")
+			if loggedIn := strings.Contains(page.body, "Aziz") && strings.Contains(page.body, `data-action="logout"`); loggedIn != c.session {
+				t.Fatalf("logged in: %v, want %v", loggedIn, c.session)
+			}
+		})
+	}
+}
+
+// Five wrong codes lock the number for 15 minutes, whatever is sent
+// meanwhile; then the party logs in as usual.
+func TestLoginLockAfterFiveWrongCodes(t *testing.T) {
+	e := newEnv(t, options{})
+	b := e.browser(t)
+	b.sendCode(fixture.CustomerIN)
+	code := lastCode(t, e.SMS, custPhone)
+	login := func(code string) reply {
+		return b.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code})
+	}
+	for left := 4; left >= 1; left-- {
+		if r := login(notCode(code)); r.status != 400 || r.header.Get("X-Attempts-Left") != itoa(left) {
+			t.Fatalf("wrong code, %d left: %d %v", left, r.status, r.header)
+		}
+	}
+	r := login(notCode(code))
+	if r.status != 429 || r.header.Get("X-Cabinet-Reason") != "locked" || r.header.Get("Retry-After") != "900" {
+		t.Fatalf("fifth wrong code: %d %v %s", r.status, r.header, r.body)
+	}
+	e.Clock.Advance(10 * time.Minute)
+	if r := login(code); r.status != 429 || r.header.Get("Retry-After") != "300" || r.cookie("cabinet_session") != nil {
+		t.Fatalf("right code while locked: %d %v", r.status, r.header)
+	}
+	if r := b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}); r.status != 429 || r.header.Get("X-Cabinet-Reason") != "locked" {
+		t.Fatalf("code while locked: %d %v", r.status, r.header)
+	}
+	e.Clock.Advance(5 * time.Minute)
+	b.login(fixture.CustomerIN, custPhone)
+}
+
+// No account enumeration: a number that is unknown, or registered without
+// a phone, gets the very answers a registered number with a phone gets,
+// to the code request and to a wrong code. Only no SMS goes out.
+func TestLoginAnswersDoNotTellWhichNumbersExist(t *testing.T) {
+	e := newEnv(t, options{})
+	fixture.Must(t, func() error {
+		_, err := e.Service.RegisterClient(&signflow.Client{IN: noPhoneIN, Type: signflow.ClientCompany, LegalName: "Silent LLC"})
+		return err
+	})
+	type answers struct {
+		send, wrong, again string
+	}
+	answer := func(in string) answers {
+		b := e.browser(t)
+		send := b.sendCode(in)
+		wrong := b.post("/cabinet/api/login", map[string]string{"number": in, "code": "00000"})
+		again := b.post("/cabinet/api/login/code", map[string]string{"number": in})
+		strip := func(r reply) string {
+			m := r.json(t)
+			delete(m, "timestamp")
+			return itoa(r.status) + " " + r.header.Get("X-Cabinet-Reason") + " " + r.header.Get("X-Attempts-Left") + " " +
+				r.header.Get("Retry-After") + " " + toJSON(m)
+		}
+		return answers{strip(send), strip(wrong), strip(again)}
+	}
+	known := answer(fixture.CustomerIN)
+	sms := len(e.SMS.Sent)
+	if !strings.HasPrefix(known.send, "200") || !strings.HasPrefix(known.again, "429 resend-wait") {
+		t.Fatalf("registered number: %+v", known)
+	}
+	for _, in := range []string{fixture.UnknownIN, noPhoneIN} {
+		got := answer(in)
+		// The wrong-code answer is the same unless the code guessed right.
+		if got.send != known.send || got.again != known.again || (got.wrong != known.wrong && !strings.HasPrefix(known.wrong, "200")) {
+			t.Fatalf("%s answered\n%+v\nbut a registered number\n%+v", in, got, known)
+		}
+	}
+	if len(e.SMS.Sent) != sms {
+		t.Fatalf("SMS sent for numbers without a phone: %+v", e.SMS.Sent[sms:])
+	}
+}
+
+// The idle time-out ends a session left alone; a request keeps it alive.
+// An ended session is refused with 401 and the login page says why.
+func TestIdleTimeout(t *testing.T) {
+	e := newEnv(t, options{})
+	id := e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})
+	b := e.browser(t)
+	b.login(fixture.CustomerIN, custPhone)
+	e.Clock.Advance(29 * time.Minute)
+	if r := b.get("/cabinet/api/contracts/" + id); r.status != 200 {
+		t.Fatalf("after 29 idle minutes: %d %s", r.status, r.body)
+	}
+	e.Clock.Advance(29 * time.Minute)
+	if r := b.get("/cabinet/contracts/" + id); r.status != 200 {
+		t.Fatalf("29 minutes after the last request: %d", r.status)
+	}
+	e.Clock.Advance(30 * time.Minute)
+	if r := b.get("/cabinet/api/contracts/" + id); r.status != 401 || r.header.Get("X-Cabinet-Reason") != "logged-out" {
+		t.Fatalf("after 30 idle minutes: %d %v", r.status, r.header)
+	}
+	if r := b.get("/cabinet/contracts/" + id); r.status != http.StatusSeeOther || r.header.Get("Location") != "/cabinet" {
+		t.Fatalf("page after the time-out: %d %v", r.status, r.header)
+	}
+	r := b.get("/cabinet")
+	if r.status != 200 || !strings.Contains(r.body, "Your session ended after a period of inactivity") || r.cookie("cabinet_session") == nil || r.cookie("cabinet_session").MaxAge >= 0 {
+		t.Fatalf("login page after the time-out: %d, cookie %+v", r.status, r.cookie("cabinet_session"))
+	}
+	if r := b.get("/cabinet"); strings.Contains(r.body, "notice-line") {
+		t.Fatal("the notice stays after the cookie is gone")
+	}
+}
+
+// Logging out ends the session on the server, not only in the browser.
+func TestLogout(t *testing.T) {
+	e := newEnv(t, options{})
+	b := e.browser(t)
+	b.login(fixture.CustomerIN, custPhone)
+	stolen := b.sessionCookie()
+	r := b.post("/cabinet/api/logout", nil)
+	if r.status != 204 || r.cookie("cabinet_session") == nil || r.cookie("cabinet_session").MaxAge >= 0 {
+		t.Fatalf("logout: %d %v", r.status, r.header)
+	}
+	if r := b.get("/cabinet"); !strings.Contains(r.body, "Log in to your cabinet") {
+		t.Fatal("still logged in after logout")
+	}
+	replay := e.browser(t)
+	u := mustURL(e.srv.URL + "/cabinet")
+	replay.c.Jar.SetCookies(u, []*http.Cookie{stolen})
+	if r := replay.get("/cabinet/api/contracts/" + e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})); r.status != 401 {
+		t.Fatalf("the old cookie after logout: %d", r.status)
+	}
+	if r := replay.post("/cabinet/api/logout", nil); r.status != 204 {
+		t.Fatalf("logout without a session: %d", r.status)
+	}
+}
+
+// Cookie flags: HttpOnly and SameSite=Strict on /cabinet; Secure when the
+// request came over TLS or key.baseURL is https (TLS ends at a proxy).
+func TestCookieFlags(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		opt    options
+		secure bool
+	}{
+		{"plain HTTP", options{}, false},
+		{"TLS", options{tls: true}, true},
+		{"plain HTTP behind an https base URL", options{baseURL: "https://cabinet.example"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, c.opt)
+			b := e.browser(t)
+			page := b.get("/cabinet?lang=ru")
+			login, lang := page.cookie("cabinet_login"), page.cookie("cabinet_lang")
+			if login == nil || lang == nil {
+				t.Fatalf("login page cookies: %v", page.header["Set-Cookie"])
+			}
+			// A browser would not send Secure cookies over plain HTTP; the
+			// test carries the login binding by hand there.
+			token := b.csrf
+			if c.secure && !c.opt.tls {
+				b.c.Jar.SetCookies(mustURL(e.srv.URL+"/cabinet"), []*http.Cookie{{Name: login.Name, Value: login.Value, Path: "/cabinet"}})
+			}
+			b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN})
+			r := b.do("POST", "/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": lastCode(t, e.SMS, custPhone)}, token)
+			session := r.cookie("cabinet_session")
+			if r.status != 200 || session == nil {
+				t.Fatalf("log in: %d %s", r.status, r.body)
+			}
+			for _, ck := range []*http.Cookie{login, session} {
+				if !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/cabinet" || ck.Secure != c.secure {
+					t.Errorf("cookie %s: HttpOnly %v SameSite %v Path %q Secure %v; want Secure %v", ck.Name, ck.HttpOnly, ck.SameSite, ck.Path, ck.Secure, c.secure)
+				}
+			}
+			if session.MaxAge != 0 || !session.Expires.IsZero() || len(session.Value) < 40 {
+				t.Errorf("session cookie %+v: want a browser-session cookie holding the token", session)
+			}
+			if !lang.HttpOnly || lang.SameSite != http.SameSiteLaxMode || lang.MaxAge != 365*24*3600 || lang.Secure != c.secure {
+				t.Errorf("language cookie %+v", lang)
+			}
+		})
+	}
+}
+
+// Login requests are limited per client IP (ratelimit.otpPerMinute).
+func TestLoginRateLimit(t *testing.T) {
+	e := newEnv(t, options{otpPerMinute: 3})
+	b := e.browser(t)
+	b.sendCode(fixture.UnknownIN)
+	for i := 0; i < 2; i++ {
+		b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"})
+	}
+	r := b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"})
+	if r.status != 429 || r.header.Get("X-Cabinet-Reason") != "rate-limited" || r.header.Get("Retry-After") != "20" {
+		t.Fatalf("fourth request in a minute: %d %v", r.status, r.header)
+	}
+	e.Clock.Advance(20 * time.Second)
+	if r := b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"}); r.status != 400 {
+		t.Fatalf("after the wait: %d", r.status)
+	}
+}

@@ -1,0 +1,185 @@
+package cabinet
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"contracts/server/pdf"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// pageData is what page.html renders: the login form, the list or one contract.
+type pageData struct {
+	Lang, Title, ServiceName, AssetVersion string
+	T                                      dict
+	Langs                                  []langLink
+	Party                                  *partyView // the logged-in party; nil on the login page
+	Login                                  *loginView
+	List                                   *listView
+	Doc                                    *docView // nil with List and Login nil too: the contract is not found
+	Config                                 pageConfig
+}
+
+type langLink struct {
+	Code, Name, URL string
+	Current         bool
+}
+
+type loginView struct{ Ended bool }
+
+type listView struct {
+	Open, Closed           []cardView
+	OpenTotal, ClosedTotal int
+	OpenMore, PageText     string
+	Newer, Older           string // URLs of the pages beside this one
+	Empty, Paged           bool
+}
+
+// pageConfig is handed to cabinet.js as JSON.
+type pageConfig struct {
+	View       string `json:"view"` // login, list, contract, missing
+	CSRF       string `json:"csrf"`
+	ContractID string `json:"contractId,omitempty"`
+	Flow       string `json:"flow,omitempty"` // how the party signs: otp, identity, eimzo, none
+	T          dict   `json:"t"`
+}
+
+// home is GET /cabinet: the party's contracts, or the login form.
+func (h *handler) home(c echo.Context) error {
+	lang := h.pageLang(c)
+	s, token, err := h.session(c)
+	if err == signflow.ErrCabinetSession {
+		ended := token != ""
+		if ended {
+			h.setCookie(c, sessionCookie, "", -1, http.SameSiteStrictMode)
+		}
+		d := h.data(c, lang, nil, "")
+		d.Title, d.Login = d.T["loginTitle"]+" · "+h.serviceName, &loginView{Ended: ended}
+		d.Config.View, d.Config.CSRF = "login", h.cab.CSRFToken(h.loginBinding(c))
+		return h.render(c, http.StatusOK, d)
+	} else if err != nil {
+		return err
+	}
+	page, _ := strconv.Atoi(c.QueryParam("page"))
+	list, err := h.cab.Contracts(s, max(page, 0))
+	if err != nil {
+		return err
+	}
+	d := h.data(c, lang, s, token)
+	d.Title, d.Config.View = d.T["myContracts"]+" · "+h.serviceName, "list"
+	d.List = listOf(list, s.IN, max(page, 0), lang, d.T)
+	return h.render(c, http.StatusOK, d)
+}
+
+func listOf(l *signflow.CabinetList, in string, page int, lang string, t dict) *listView {
+	v := &listView{OpenTotal: l.OpenTotal, ClosedTotal: l.ClosedTotal, Empty: l.OpenTotal+l.ClosedTotal == 0}
+	for _, c := range l.Open {
+		v.Open = append(v.Open, cardOf(c, in, lang, t))
+	}
+	for _, c := range l.Closed {
+		v.Closed = append(v.Closed, cardOf(c, in, lang, t))
+	}
+	if l.OpenTotal > len(l.Open) {
+		v.OpenMore = t.f("openMore", "shown", strconv.Itoa(len(l.Open)), "total", strconv.Itoa(l.OpenTotal))
+	}
+	pages := (l.ClosedTotal + signflow.CabinetPageSize - 1) / signflow.CabinetPageSize
+	if v.Paged = pages > 1; v.Paged {
+		v.PageText = t.f("pageOf", "page", strconv.Itoa(page+1), "pages", strconv.Itoa(pages))
+		if page > 0 {
+			v.Newer = "/cabinet?page=" + strconv.Itoa(page-1)
+		}
+		if page+1 < pages {
+			v.Older = "/cabinet?page=" + strconv.Itoa(page+1)
+		}
+	}
+	return v
+}
+
+// contract is GET /cabinet/contracts/{id}: the document and its actions.
+// A contract that is not the party's is not found, whether it exists or not.
+func (h *handler) contract(c echo.Context) error {
+	lang := h.pageLang(c)
+	s, token := c.Get(ctxSession).(*signflow.CabinetSession), c.Get(ctxToken).(string)
+	d := h.data(c, lang, s, token)
+	v, err := h.cab.Contract(s, c.Param("id"))
+	if code := signflow.ErrorCode(err); code == signflow.ENOTFOUND || code == signflow.EFORBIDDEN {
+		d.Title, d.Config.View = d.T["notFoundContractTitle"], "missing"
+		return h.render(c, http.StatusNotFound, d)
+	} else if err != nil {
+		return err
+	}
+	d.Doc = h.docOf(v, s.IN, lang, d.T)
+	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
+	d.Config.View, d.Config.ContractID, d.Config.Flow = "contract", v.ID, d.Doc.Flow
+	return h.render(c, http.StatusOK, d)
+}
+
+// pdf is GET /cabinet/contracts/{id}/pdf?lang=uz|ru|en (default the page's).
+func (h *handler) pdf(c echo.Context) error {
+	lang := c.QueryParam("lang")
+	if !slices.Contains(signflow.Languages, lang) {
+		lang = requestLang(c)
+	}
+	v, err := h.cab.Contract(c.Get(ctxSession).(*signflow.CabinetSession), c.Param("id"))
+	if code := signflow.ErrorCode(err); code == signflow.EFORBIDDEN {
+		return signflow.Errorf(signflow.ENOTFOUND, "Contract not found.")
+	} else if err != nil {
+		return err
+	}
+	audit, err := h.svc.AuditTrail(v.ID)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := pdf.Contract(&buf, v, audit, lang, h.verifyURL(v.Contract)); err != nil {
+		return err
+	}
+	hd := c.Response().Header()
+	hd.Set(echo.HeaderContentDisposition, `attachment; filename="contract-`+v.Number+`-`+lang+`.pdf"`)
+	hd.Set("Cache-Control", "no-store")
+	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
+}
+
+// verifyURL is the public verify page of the contract on the embedded
+// listener, as the key interface's PDF carries it.
+func (h *handler) verifyURL(c *signflow.Contract) string {
+	return h.embedded + "/verify/" + c.ID + "?h=" + c.Hash[:min(16, len(c.Hash))]
+}
+
+// data starts a page for the party of session s (nil: nobody logged in).
+func (h *handler) data(c echo.Context, lang string, s *signflow.CabinetSession, token string) *pageData {
+	t := tr(lang)
+	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.version, Config: pageConfig{T: t}}
+	for _, l := range signflow.Languages {
+		q := url.Values{}
+		for k, vs := range c.QueryParams() {
+			q[k] = vs
+		}
+		q.Set("lang", l)
+		d.Langs = append(d.Langs, langLink{Code: l, Name: languageNames[l], Current: l == lang,
+			URL: c.Request().URL.Path + "?" + q.Encode()})
+	}
+	if s != nil {
+		var client *signflow.Client
+		if cl, err := h.svc.FindClient(s.IN); err == nil {
+			client = cl
+		}
+		d.Party = &partyView{Name: signflow.PartyName(client, s.IN), IDLabel: idLabel(t, s.IN), IN: s.IN}
+		d.Config.CSRF = h.cab.CSRFToken(token)
+	}
+	return d
+}
+
+func (h *handler) render(c echo.Context, status int, d *pageData) error {
+	var buf bytes.Buffer
+	if err := h.tmpl.Execute(&buf, d); err != nil {
+		return err
+	}
+	pageHeaders(c.Response().Header())
+	return c.HTMLBlob(status, buf.Bytes())
+}

@@ -1,0 +1,87 @@
+package embedded
+
+import (
+	"net/http"
+
+	"contracts/server"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// clientRequest is the spec's "Client request (embedded)".
+type clientRequest struct {
+	IN                 string `json:"in"`
+	Type               string `json:"type"`
+	FirstName          string `json:"firstName"`
+	LastName           string `json:"lastName"`
+	MidName            string `json:"midName"`
+	Phone              string `json:"phone"`
+	LegalName          string `json:"legalName"`
+	Passport           string `json:"passport"`
+	PassportIssuedBy   string `json:"passportIssuedBy"`
+	PassportIssueDate  string `json:"passportIssueDate"`
+	PassportExpiryDate string `json:"passportExpiryDate"`
+	Birthday           string `json:"birthday"`
+	IsMan              *bool  `json:"isMan"`
+	Address            string `json:"address"`
+	Email              string `json:"email"`
+}
+
+func (r *clientRequest) client() *signflow.Client {
+	return &signflow.Client{IN: r.IN, Type: r.Type, FirstName: r.FirstName, LastName: r.LastName, MidName: r.MidName,
+		Phone: r.Phone, LegalName: r.LegalName, Passport: r.Passport, PassportIssuedBy: r.PassportIssuedBy,
+		PassportIssueDate: r.PassportIssueDate, PassportExpiryDate: r.PassportExpiryDate, Birthday: r.Birthday,
+		IsMan: r.IsMan, Address: r.Address, Email: r.Email}
+}
+
+// clientResponse is the spec's "Client response" with the embedded-only
+// id and phone. Empty names and phone are null.
+type clientResponse struct {
+	ID        string  `json:"id"`
+	IN        string  `json:"in"`
+	FirstName *string `json:"firstName"`
+	LastName  *string `json:"lastName"`
+	MidName   *string `json:"midName"`
+	LegalName *string `json:"legalName"`
+	Type      string  `json:"type"`
+	Phone     *string `json:"phone"`
+	Verified  bool    `json:"verified"`
+}
+
+func clientOf(c *signflow.Client) clientResponse {
+	return clientResponse{ID: c.ID, IN: c.IN, FirstName: optString(c.FirstName), LastName: optString(c.LastName),
+		MidName: optString(c.MidName), LegalName: optString(c.LegalName), Type: c.Type, Phone: optString(c.Phone),
+		Verified: c.Verified}
+}
+
+// registerClient is POST /v1/clients: idempotent by number; an existing
+// client only gets its empty fields filled.
+func (h *handler) registerClient(c echo.Context) error {
+	var req clientRequest
+	if err := server.Bind(c, &req); err != nil {
+		return err
+	}
+	out, err := h.svc.RegisterClient(req.client())
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, clientOf(out))
+}
+
+// getClient is GET /v1/clients/{in}. A number that is not 14 or 9 digits
+// is 400 (the spec's "number not 14 (or 9) digits"); an unknown one 404.
+func (h *handler) getClient(c echo.Context) error {
+	in := c.Param("in")
+	if !signflow.ValidIN(in) {
+		return signflow.Errorf(signflow.EINVALID, "in: must be 14 digits (individual) or 9 digits (company)")
+	}
+	out, err := h.svc.FindClient(in)
+	if err != nil {
+		if signflow.ErrorCode(err) == signflow.ENOTFOUND {
+			return signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
+		}
+		return err
+	}
+	return server.JSON(c, http.StatusOK, clientOf(out))
+}

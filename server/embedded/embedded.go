@@ -1,0 +1,91 @@
+// Package embedded serves the spec's embedded interface: bearer tokens of
+// an app, client registration, templates, contracts, their PDF and signing
+// sessions, under /v1 on the embedded listener.
+package embedded
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"contracts/server"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Deps is what the embedded routes need.
+type Deps struct {
+	// Service carries out every operation.
+	Service *signflow.Service
+	// BaseURL is embedded.baseURL, the origin of session and verify URLs.
+	BaseURL string
+	// TokenPerMinute limits POST /v1/auth/token per client IP and per app;
+	// 0 means no limit.
+	TokenPerMinute int
+	// Now is the service clock, for rate limits and effective session
+	// statuses; nil means Service.Now.
+	Now func() time.Time
+}
+
+type handler struct {
+	svc     *signflow.Service
+	baseURL string
+	now     func() time.Time
+	byIP    *server.Limiter
+	byApp   *server.Limiter
+}
+
+// route is one row of the spec's embedded table: the scope it needs.
+type route struct {
+	method, path, scope string
+	serve               echo.HandlerFunc
+}
+
+// Register mounts the embedded interface on e (built with
+// server.NewEcho("embedded", log, metrics, false)). The per-IP rate limit
+// uses e.IPExtractor when set, else the connection's address: without a
+// trusted proxy set up, forwarded headers are not believed.
+func Register(e *echo.Echo, d Deps) {
+	now := d.Now
+	if now == nil {
+		now = d.Service.Now
+	}
+	h := &handler{svc: d.Service, baseURL: strings.TrimRight(d.BaseURL, "/"), now: now,
+		byIP:  server.NewLimiter(d.TokenPerMinute, time.Minute, now),
+		byApp: server.NewLimiter(d.TokenPerMinute, time.Minute, now)}
+	e.POST("/v1/auth/token", h.issueToken)
+	for _, r := range h.routes() {
+		e.Add(r.method, r.path, r.serve, h.authenticate, requireScope(r.scope))
+	}
+}
+
+func (h *handler) routes() []route {
+	return []route{
+		{http.MethodPost, "/v1/clients", signflow.ScopeClientsWrite, h.registerClient},
+		{http.MethodGet, "/v1/clients/:in", signflow.ScopeClientsRead, h.getClient},
+		{http.MethodGet, "/v1/templates", signflow.ScopeTemplatesRead, h.listTemplates},
+		{http.MethodGet, "/v1/templates/:templateId/fields", signflow.ScopeTemplatesRead, h.templateFields},
+		{http.MethodPost, "/v1/contracts", signflow.ScopeContractsWrite, h.createContract},
+		{http.MethodGet, "/v1/contracts/:id", signflow.ScopeContractsRead, h.getContract},
+		{http.MethodGet, "/v1/contracts/:id/pdf", signflow.ScopeContractsRead, h.contractPDF},
+		{http.MethodPost, "/v1/contracts/:id/cancel", signflow.ScopeContractsWrite, h.cancelContract},
+		{http.MethodPost, "/v1/contracts/:id/complete", signflow.ScopeContractsWrite, h.completeContract},
+		{http.MethodPost, "/v1/contracts/:id/sign-sessions", signflow.ScopeContractsSign, h.openSession},
+		{http.MethodGet, "/v1/sign-sessions/:id", signflow.ScopeContractsSign, h.getSession},
+	}
+}
+
+// clientIP is the caller's address: the echo IP extractor when one is
+// configured (trusted proxies), else the TCP peer.
+func clientIP(c echo.Context) string {
+	if c.Echo().IPExtractor != nil {
+		return c.RealIP()
+	}
+	return echo.ExtractIPDirect()(c.Request())
+}
+
+// actor describes the caller for the audit trail.
+func actor(c echo.Context) signflow.Actor {
+	return signflow.Actor{IP: clientIP(c), UserAgent: c.Request().UserAgent()}
+}

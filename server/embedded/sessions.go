@@ -1,0 +1,67 @@
+package embedded
+
+import (
+	"net/http"
+
+	"contracts/server"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// sessionRequest is the spec's "Sign session request".
+type sessionRequest struct {
+	SignerIN     string `json:"signerIn"`
+	Lang         string `json:"lang"`
+	ParentOrigin string `json:"parentOrigin"`
+	RedirectURL  string `json:"redirectUrl"`
+}
+
+// sessionCreated is the spec's "Sign session response (create)".
+type sessionCreated struct {
+	ID        string   `json:"id"`
+	URL       string   `json:"url"`
+	Method    string   `json:"method"`
+	ExpiresAt wireTime `json:"expiresAt"`
+	Status    string   `json:"status"`
+}
+
+// sessionStatus is the spec's "Sign session status response".
+type sessionStatus struct {
+	ID          string    `json:"id"`
+	ContractID  string    `json:"contractId"`
+	SignerIN    string    `json:"signerIn"`
+	Status      string    `json:"status"`
+	Method      string    `json:"method"`
+	ExpiresAt   wireTime  `json:"expiresAt"`
+	CompletedAt *wireTime `json:"completedAt"`
+}
+
+// openSession is POST /v1/contracts/{id}/sign-sessions. The url carries the
+// session token, which is shown only here.
+func (h *handler) openSession(c echo.Context) error {
+	var req sessionRequest
+	if err := server.Bind(c, &req); err != nil {
+		return err
+	}
+	s, token, err := h.svc.OpenSession(access(c), c.Param("id"), signflow.SessionRequest{SignerIN: req.SignerIN,
+		Lang: req.Lang, ParentOrigin: req.ParentOrigin, RedirectURL: req.RedirectURL}, actor(c))
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+	return server.JSON(c, http.StatusOK, sessionCreated{ID: s.ID, URL: h.baseURL + "/sign/" + token, Method: s.Method,
+		ExpiresAt: wireTime(s.ExpiresAt), Status: s.EffectiveStatus(h.now())})
+}
+
+// getSession is GET /v1/sign-sessions/{id}: only sessions the calling app
+// opened; a pending session past its expiry reads EXPIRED.
+func (h *handler) getSession(c echo.Context) error {
+	s, err := h.svc.SessionForApp(access(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, sessionStatus{ID: s.ID, ContractID: s.ContractID, SignerIN: s.SignerIN,
+		Status: s.EffectiveStatus(h.now()), Method: s.Method, ExpiresAt: wireTime(s.ExpiresAt),
+		CompletedAt: optTime(s.CompletedAt)})
+}

@@ -1,0 +1,397 @@
+package storage_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+
+	"contracts/internal/fixture"
+	"contracts/signflow"
+	"contracts/storage"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestIndexesFollowChanges creates contracts, cancels some, registers,
+// fills in and renames clients, and then checks every secondary index
+// against the records it points at.
+func TestIndexesFollowChanges(t *testing.T) {
+	w := fixture.NewStandard(t)
+	appA := w.Access(t, w.AppA)
+	customers := []string{fixture.CustomerIN}
+	for i := 0; i < 4; i++ {
+		in := fmt.Sprintf("3100000000000%d", i)
+		customers = append(customers, in)
+		fixture.Must(t, func() error {
+			_, err := w.Service.RegisterClient(&signflow.Client{IN: in, FirstName: "Olim", LastName: fmt.Sprintf("Sobirov%d", i), Phone: "998901112233"})
+			return err
+		})
+	}
+	var created []*signflow.Contract
+	for i := 0; i < 12; i++ {
+		in := &signflow.ContractInput{TemplateID: w.Template.ID, BuyerIN: customers[i%len(customers)], Price: int64(1000 * (i + 1))}
+		if i%4 == 3 { // the owner buys from someone never registered
+			in = &signflow.ContractInput{TemplateID: w.Other.ID, SellerIN: fixture.UnknownIN}
+		}
+		c, err := w.Service.CreateContract(appA, in, signflow.Actor{})
+		if err != nil {
+			t.Fatalf("contract %d: %v", i, err)
+		}
+		created = append(created, c)
+	}
+	cancelled := map[string]bool{}
+	for i, c := range created {
+		if i%3 == 0 {
+			if _, err := w.Service.Cancel(appA, c.ID, signflow.Actor{}); err != nil {
+				t.Fatalf("cancel %s: %v", c.Number, err)
+			}
+			cancelled[c.ID] = true
+		}
+	}
+	// Filling in an empty field adds name words; a rename replaces them.
+	fixture.Must(t, func() error {
+		_, err := w.Service.RegisterClient(&signflow.Client{IN: customers[1], FirstName: "X", LastName: "Y", MidName: "Rustamovich", Phone: "998901112233"})
+		return err
+	})
+	fixture.Must(t, func() error {
+		return w.DB.Update(func(tx signflow.Tx) error {
+			c, err := tx.Client(customers[2])
+			if err != nil {
+				return err
+			}
+			c.FirstName, c.LastName = "Zarina", "Nazarova-Qodirova"
+			return tx.PutClient(c)
+		})
+	})
+	fixture.Must(t, func() error {
+		return w.DB.Update(func(tx signflow.Tx) error {
+			c, err := tx.Client(fixture.OtherIN)
+			if err != nil {
+				return err
+			}
+			c.LegalName = "Gamma Group"
+			return tx.PutClient(c)
+		})
+	})
+
+	assertIndexesConsistent(t, w.DB)
+
+	// The summaries carry the new statuses: the status filter sees them.
+	fixture.Must(t, func() error {
+		return w.DB.View(func(tx signflow.Tx) error {
+			page, err := tx.ListContracts(signflow.ContractQuery{OwnerIN: fixture.OwnerIN, AllTemplates: true,
+				Statuses: []string{signflow.StatusCancelled}, Size: 100})
+			if err != nil {
+				return err
+			}
+			if page.Total != len(cancelled) {
+				return fmt.Errorf("CANCELLED filter found %d, want %d", page.Total, len(cancelled))
+			}
+			for _, c := range page.Contracts {
+				if !cancelled[c.ID] || c.Status != signflow.StatusCancelled {
+					return fmt.Errorf("CANCELLED filter returned %s in status %s", c.Number, c.Status)
+				}
+			}
+			// Old name words are gone from search; new ones are found.
+			for search, want := range map[string]int{"sobirov1": 0, "zarina": 1, "nazarova": 1, "qodirova": 1, "rustamovich": 2, "sobirov": 5} {
+				page, err := tx.ListContracts(signflow.ContractQuery{OwnerIN: fixture.OwnerIN, AllTemplates: true, Search: search, Size: 100})
+				if err != nil {
+					return err
+				}
+				if page.Total != want {
+					return fmt.Errorf("search %q found %d contracts, want %d", search, page.Total, want)
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// assertIndexesConsistent fails the test for every index entry of db that
+// disagrees with its record, and every record that lacks its entries.
+func assertIndexesConsistent(t *testing.T, db *storage.DB) {
+	t.Helper()
+	var problems []string
+	err := db.Bolt().View(func(btx *bolt.Tx) error {
+		problems = indexProblems(btx)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// indexProblems checks, in one read transaction, every secondary index of
+// the storage layout (see the tree in db.go) against the records.
+func indexProblems(btx *bolt.Tx) []string {
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	bucket := func(name string) *bolt.Bucket {
+		b := btx.Bucket([]byte(name))
+		if b == nil {
+			bad("bucket %s is missing", name)
+			return nil
+		}
+		return b
+	}
+	for _, name := range []string{"contracts", "contract_numbers", "contract_party", "contract_pair", "clients",
+		"client_names", "audit", "deliveries", "delivery_queue", "delivery_contract", "sessions", "session_tokens",
+		"session_expiry", "keys", "key_hashes", "key_owners"} {
+		if bucket(name) == nil {
+			return out
+		}
+	}
+
+	contracts := map[string]*signflow.Contract{}
+	bucket("contracts").ForEach(func(k, v []byte) error {
+		c := new(signflow.Contract)
+		if err := json.Unmarshal(v, c); err != nil {
+			bad("contract %s: %v", k, err)
+			return nil
+		}
+		if c.ID != string(k) || c.Number == "" || c.Seq == 0 || c.Hash != signflow.DocumentHash(c) {
+			bad("contract %s is incomplete or altered: id %q number %q seq %d", k, c.ID, c.Number, c.Seq)
+		}
+		contracts[c.ID] = c
+		return nil
+	})
+	numbers := 0
+	bucket("contract_numbers").ForEach(func(k, v []byte) error {
+		numbers++
+		if c := contracts[string(v)]; c == nil || c.Number != string(k) {
+			bad("contract_numbers %s -> %s: no contract with that number", k, v)
+		}
+		return nil
+	})
+	if numbers != len(contracts) {
+		bad("contract_numbers has %d entries for %d contracts", numbers, len(contracts))
+	}
+
+	checkSummary := func(where string, in, other string, seq uint64, v []byte) string {
+		f := strings.Split(string(v), "\x1f")
+		if len(f) != 5 {
+			bad("%s: malformed summary %q", where, v)
+			return ""
+		}
+		c := contracts[f[4]]
+		switch {
+		case c == nil:
+			bad("%s points at missing contract %s", where, f[4])
+		case c.Seq != seq || !c.HasParty(in) || c.Counterparty(in) != other:
+			bad("%s does not match contract %s (seq %d, buyer %s, seller %s)", where, c.Number, c.Seq, c.BuyerIN, c.SellerIN)
+		case f[0] != c.Status || f[1] != c.TemplateID || f[2] != other || f[3] != c.Number:
+			bad("%s: stale summary %q for contract %s in status %s", where, v, c.Number, c.Status)
+		default:
+			return c.ID
+		}
+		return ""
+	}
+	partyCount, pairCount := map[string]int{}, map[string]int{}
+	bucket("contract_party").ForEach(func(k, v []byte) error {
+		if len(k) < 10 || k[len(k)-9] != 0 {
+			bad("contract_party: malformed key %q", k)
+			return nil
+		}
+		in, seq := string(k[:len(k)-9]), binary.BigEndian.Uint64(k[len(k)-8:])
+		other := ""
+		if f := strings.Split(string(v), "\x1f"); len(f) == 5 {
+			other = f[2]
+		}
+		if id := checkSummary(fmt.Sprintf("contract_party %s/%d", in, seq), in, other, seq, v); id != "" {
+			partyCount[id]++
+		}
+		return nil
+	})
+	bucket("contract_pair").ForEach(func(k, v []byte) error {
+		if len(k) < 11 || k[len(k)-9] != 0 {
+			bad("contract_pair: malformed key %q", k)
+			return nil
+		}
+		in, other, ok := strings.Cut(string(k[:len(k)-9]), "\x00")
+		if !ok {
+			bad("contract_pair: malformed key %q", k)
+			return nil
+		}
+		seq := binary.BigEndian.Uint64(k[len(k)-8:])
+		if id := checkSummary(fmt.Sprintf("contract_pair %s/%s/%d", in, other, seq), in, other, seq, v); id != "" {
+			pairCount[id]++
+		}
+		return nil
+	})
+	audit := map[string][]string{}
+	bucket("audit").ForEach(func(k, v []byte) error {
+		e := new(signflow.AuditEvent)
+		if err := json.Unmarshal(v, e); err != nil || !bytes.HasPrefix(k, []byte(e.ContractID+"\x00")) {
+			bad("audit %q: undecodable or filed under another contract", k)
+			return nil
+		}
+		audit[e.ContractID] = append(audit[e.ContractID], e.Type)
+		return nil
+	})
+	for id, c := range contracts {
+		if partyCount[id] != 2 || pairCount[id] != 2 {
+			bad("contract %s has %d party and %d pair entries, want 2 and 2", c.Number, partyCount[id], pairCount[id])
+		}
+		if ev := audit[id]; len(ev) == 0 || ev[0] != signflow.EventCreated {
+			bad("contract %s: audit trail %v does not start with %s", c.Number, ev, signflow.EventCreated)
+		}
+		if c.Status == signflow.StatusCancelled && !containsString(audit[id], signflow.EventCancelled) {
+			bad("contract %s is CANCELLED without its audit event", c.Number)
+		}
+	}
+
+	// client_names holds exactly the words of each client's current name.
+	want := map[string]bool{}
+	bucket("clients").ForEach(func(k, v []byte) error {
+		c := new(signflow.Client)
+		if err := json.Unmarshal(v, c); err != nil || c.IN != string(k) {
+			bad("client %s: undecodable or misfiled", k)
+			return nil
+		}
+		for _, w := range clientNameWords(c) {
+			want[w+"\x00"+c.IN] = true
+		}
+		return nil
+	})
+	got := map[string]bool{}
+	bucket("client_names").ForEach(func(k, _ []byte) error { got[string(k)] = true; return nil })
+	for k := range got {
+		if !want[k] {
+			bad("client_names: stale entry %q", k)
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			bad("client_names: missing entry %q", k)
+		}
+	}
+
+	// The outbox: the queue holds exactly the PENDING deliveries.
+	deliveries := map[string]*signflow.Delivery{}
+	bucket("deliveries").ForEach(func(k, v []byte) error {
+		d := new(signflow.Delivery)
+		if err := json.Unmarshal(v, d); err != nil || d.ID != string(k) || len(d.Body) == 0 || contracts[d.ContractID] == nil {
+			bad("delivery %s: undecodable, without body or for a missing contract", k)
+			return nil
+		}
+		deliveries[d.ID] = d
+		return nil
+	})
+	queued := map[string]bool{}
+	bucket("delivery_queue").ForEach(func(k, v []byte) error {
+		d := deliveries[string(v)]
+		if d == nil || d.Status != signflow.DeliveryPending || len(k) != 8 || binary.BigEndian.Uint64(k) != d.Seq {
+			bad("delivery_queue %x -> %s: not a PENDING delivery with that sequence", k, v)
+		}
+		queued[string(v)] = true
+		return nil
+	})
+	perContract := 0
+	bucket("delivery_contract").ForEach(func(k, v []byte) error {
+		perContract++
+		if d := deliveries[string(v)]; d == nil || !bytes.HasPrefix(k, []byte(d.ContractID+"\x00")) {
+			bad("delivery_contract %q -> %s: no such delivery of that contract", k, v)
+		}
+		return nil
+	})
+	if perContract != len(deliveries) {
+		bad("delivery_contract has %d entries for %d deliveries", perContract, len(deliveries))
+	}
+	for id, d := range deliveries {
+		if (d.Status == signflow.DeliveryPending) != queued[id] {
+			bad("delivery %s in status %s: queued=%v", id, d.Status, queued[id])
+		}
+	}
+
+	// Sessions: the expiry index holds exactly the PENDING ones.
+	sessions := map[string]*signflow.SignSession{}
+	bucket("sessions").ForEach(func(k, v []byte) error {
+		s := new(signflow.SignSession)
+		if err := json.Unmarshal(v, s); err != nil || s.ID != string(k) || contracts[s.ContractID] == nil {
+			bad("session %s: undecodable or for a missing contract", k)
+			return nil
+		}
+		sessions[s.ID] = s
+		return nil
+	})
+	expiring := map[string]bool{}
+	bucket("session_expiry").ForEach(func(k, _ []byte) error {
+		if len(k) <= 8 {
+			bad("session_expiry: malformed key %x", k)
+			return nil
+		}
+		s := sessions[string(k[8:])]
+		if s == nil || s.Status != signflow.SessionPending || binary.BigEndian.Uint64(k[:8]) != uint64(s.ExpiresAt.UnixNano()) {
+			bad("session_expiry %x: not a PENDING session expiring then", k)
+		}
+		expiring[string(k[8:])] = true
+		return nil
+	})
+	for id, s := range sessions {
+		if (s.Status == signflow.SessionPending) != expiring[id] {
+			bad("session %s in status %s: in expiry index=%v", id, s.Status, expiring[id])
+		}
+	}
+	bucket("session_tokens").ForEach(func(k, v []byte) error {
+		if s := sessions[string(v)]; s == nil || !bytes.Equal(s.TokenHash, k) {
+			bad("session_tokens %x -> %s: no session with that token hash", k, v)
+		}
+		return nil
+	})
+
+	// Keys: hash and owner indexes.
+	keys := map[string]*signflow.APIKey{}
+	bucket("keys").ForEach(func(k, v []byte) error {
+		key := new(signflow.APIKey)
+		if err := json.Unmarshal(v, key); err != nil || key.ID != string(k) {
+			bad("key %s: undecodable or misfiled", k)
+			return nil
+		}
+		keys[key.ID] = key
+		return nil
+	})
+	bucket("key_hashes").ForEach(func(k, v []byte) error {
+		if key := keys[string(v)]; key == nil || !bytes.Equal(key.Hash, k) {
+			bad("key_hashes %x -> %s: no key with that hash", k, v)
+		}
+		return nil
+	})
+	owners := 0
+	bucket("key_owners").ForEach(func(k, _ []byte) error {
+		owners++
+		in, id, _ := strings.Cut(string(k), "\x00")
+		if key := keys[id]; key == nil || key.OwnerIN != in {
+			bad("key_owners %q: no key %s owned by %s", k, id, in)
+		}
+		return nil
+	})
+	if owners != len(keys) {
+		bad("key_owners has %d entries for %d keys", owners, len(keys))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// clientNameWords are the lower-case words of a client's names, as search
+// matches them.
+func clientNameWords(c *signflow.Client) []string {
+	text := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.MidName, c.LegalName}, " "))
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
