@@ -3,15 +3,22 @@ package pdf
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/signintech/gopdf"
 )
 
+// slots bounds concurrent renders: rendering is CPU-bound, so more at once
+// than the CPUs can run only adds memory (each holds a few MB).
+var slots = make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+
 // Render writes the PDF of d to w: the contract pages, then an audit-trail
 // page with the document hash and a QR code of d.VerifyURL.
 func Render(w io.Writer, d Document) error {
+	slots <- struct{}{}
+	defer func() { <-slots }()
 	_, err := render(w, &d)
 	return err
 }
