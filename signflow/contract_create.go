@@ -57,19 +57,24 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	if err := resolveParties(a, in); err != nil {
 		return nil, err
 	}
+	// Templates never change once stored, so the contract is built and
+	// checked before the write: the batched write transaction does only
+	// the numbering and the puts, and a refused request never makes a
+	// batch roll back and run again.
+	var t *Template
+	err := s.store.View(func(tx Tx) (err error) { t, err = tx.Template(in.TemplateID); return err })
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, Errorf(EINVALID, "templateId: no such template")
+	} else if err != nil {
+		return nil, err
+	}
+	c, err := buildContract(t, in, s.opt.Now())
+	if err != nil {
+		return nil, err
+	}
+	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
 	var out *Contract
-	err := s.store.Update(func(tx Tx) error {
-		t, err := tx.Template(in.TemplateID)
-		if ErrorCode(err) == ENOTFOUND {
-			return Errorf(EINVALID, "templateId: no such template")
-		} else if err != nil {
-			return err
-		}
-		c, err := buildContract(t, in, s.opt.Now())
-		if err != nil {
-			return err
-		}
-		c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
+	err = s.store.Update(func(tx Tx) (err error) {
 		if c.Seq, err = tx.NextContractSeq(); err != nil {
 			return err
 		}
