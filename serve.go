@@ -35,6 +35,7 @@ func serveCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tuneRuntime()
 	a, err := startAppliance(cfg, *demo, stdout, os.Stderr)
 	if err != nil {
 		return err

@@ -55,8 +55,7 @@ func (s *Service) AuthenticateToken(token string) (*App, error) {
 	if !now.Before(time.Unix(exp, 0)) {
 		return nil, errBadToken
 	}
-	var app *App
-	err = s.store.View(func(tx Tx) (err error) { app, err = tx.App(parts[0]); return err })
+	app, err := s.cachedApp(parts[0])
 	if ErrorCode(err) == ENOTFOUND {
 		return nil, errBadToken
 	} else if err != nil {

@@ -125,7 +125,7 @@ func (s *Service) CreateApp(in *CredentialInput) (*NewCredential, error) {
 	if err := s.sealWebhook(out, &app.WebhookSecretEnc); err != nil {
 		return nil, err
 	}
-	return out, s.store.Update(func(tx Tx) error {
+	return out, s.updateApp(app.ID, func(tx Tx) error {
 		if err := in.validate(tx, AppScopes); err != nil {
 			return err
 		}
@@ -163,7 +163,7 @@ func (s *Service) sealWebhook(out *NewCredential, dst *[]byte) error {
 // RotateAppSecret issues a new secret; the old one and its tokens stop working.
 func (s *Service) RotateAppSecret(appID string) (string, error) {
 	secret := RandomToken(32)
-	return secret, s.store.Update(func(tx Tx) error {
+	return secret, s.updateApp(appID, func(tx Tx) error {
 		app, err := tx.App(appID)
 		if err != nil {
 			return err
@@ -176,7 +176,7 @@ func (s *Service) RotateAppSecret(appID string) (string, error) {
 
 // CancelApp stops an app: its secret and tokens are refused with 403.
 func (s *Service) CancelApp(appID string) error {
-	return s.store.Update(func(tx Tx) error {
+	return s.updateApp(appID, func(tx Tx) error {
 		app, err := tx.App(appID)
 		if err != nil {
 			return err

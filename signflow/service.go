@@ -41,6 +41,7 @@ type Options struct {
 type Service struct {
 	store Store
 	opt   Options
+	apps  appCache
 	macs  sync.Pool // of hash.Hash, HMAC-SHA256 keyed with opt.Secret
 }
 

@@ -13,11 +13,31 @@ import (
 
 // tx implements signflow.Tx over one bbolt transaction.
 type tx struct {
-	b  *bolt.Tx
-	db *DB
+	b    *bolt.Tx
+	db   *DB
+	open []openBucket
 }
 
-func (t *tx) bucket(name []byte) *bolt.Bucket { return t.b.Bucket(name) }
+// openBucket is a bucket handle already found in this transaction.
+type openBucket struct {
+	name *byte
+	b    *bolt.Bucket
+}
+
+// bucket returns the named top-level bucket. Handles are kept for the
+// transaction: finding one seeks the root each time, and a request reads
+// the same few buckets many times. Names are the package's variables, so
+// their first byte's address identifies them.
+func (t *tx) bucket(name []byte) *bolt.Bucket {
+	for _, o := range t.open {
+		if o.name == &name[0] {
+			return o.b
+		}
+	}
+	b := t.b.Bucket(name)
+	t.open = append(t.open, openBucket{&name[0], b})
+	return b
+}
 
 // get decodes the record at key into v, or returns ENOTFOUND.
 func (t *tx) get(bucket, key []byte, v any, what string) error {

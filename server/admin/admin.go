@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"io"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 
 	"contracts/server"
@@ -49,6 +50,9 @@ func Register(e *echo.Echo, d Deps) {
 	g.GET("/deliveries", h.listDeliveries)
 	g.POST("/deliveries/:id/redeliver", h.redeliver)
 	g.GET("/backup", h.backup)
+	// Profiles for operators, behind the same token.
+	e.GET("/debug/pprof/*", echo.WrapHandler(http.HandlerFunc(pprof.Index)), h.auth)
+	e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)), h.auth)
 }
 
 // auth checks the admin bearer token in constant time.
