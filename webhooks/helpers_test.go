@@ -223,12 +223,6 @@ func (r *receiver) got() []request {
 	return append([]request(nil), r.reqs...)
 }
 
-func (r *receiver) wait(t *testing.T, n int) []request {
-	t.Helper()
-	waitFor(t, "webhook requests", func() bool { return len(r.got()) >= n })
-	return r.got()
-}
-
 // body decodes a webhook body keeping numbers as written.
 func body(t *testing.T, raw []byte) map[string]any {
 	t.Helper()

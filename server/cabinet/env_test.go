@@ -128,7 +128,6 @@ type browser struct {
 	t    *testing.T
 	c    *http.Client
 	csrf string
-	ip   string
 }
 
 func (e *env) browser(t *testing.T) *browser {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"contracts/internal/fixture"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/google/uuid"
@@ -248,11 +249,11 @@ func benchContract(w *fixture.Standard) []byte {
 // storedContractSize creates benchContract through the service and
 // returns the size of its stored record.
 func storedContractSize(b *testing.B, w *fixture.Standard) int {
-	var in contractRequest
+	var in wire.ContractRequest
 	if err := json.Unmarshal(benchContract(w), &in); err != nil {
 		b.Fatal(err)
 	}
-	ci, err := in.input()
+	ci, err := in.Input(wire.Major)
 	if err != nil {
 		b.Fatal(err)
 	}

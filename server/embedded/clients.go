@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"contracts/server"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -50,8 +51,8 @@ type clientResponse struct {
 }
 
 func clientOf(c *signflow.Client) clientResponse {
-	return clientResponse{ID: c.ID, IN: c.IN, FirstName: optString(c.FirstName), LastName: optString(c.LastName),
-		MidName: optString(c.MidName), LegalName: optString(c.LegalName), Type: c.Type, Phone: optString(c.Phone),
+	return clientResponse{ID: c.ID, IN: c.IN, FirstName: wire.OptString(c.FirstName), LastName: wire.OptString(c.LastName),
+		MidName: wire.OptString(c.MidName), LegalName: wire.OptString(c.LegalName), Type: c.Type, Phone: wire.OptString(c.Phone),
 		Verified: c.Verified}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"contracts/server/wire"
 	"contracts/signflow"
 )
 
@@ -164,7 +165,7 @@ func appendOpt(b []byte, s *string) []byte {
 }
 
 func appendTime(b []byte, t time.Time) []byte {
-	return append(t.UTC().AppendFormat(append(b, '"'), timeLayout), '"')
+	return append(t.UTC().AppendFormat(append(b, '"'), wire.TimeLayout), '"')
 }
 
 // appendOptTime writes t, or null when it is nil or zero (as optTime).

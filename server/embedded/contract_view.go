@@ -3,6 +3,7 @@ package embedded
 import (
 	"encoding/json"
 
+	"contracts/server/wire"
 	"contracts/signflow"
 )
 
@@ -24,7 +25,7 @@ type contractResponse struct {
 	InitialPayment   json.Number      `json:"initialPayment"`
 	Currency         string           `json:"currency"`
 	CurrencyID       *string          `json:"currencyId"`
-	DeliveryAt       *wireTime        `json:"deliveryAt"`
+	DeliveryAt       *wire.Time       `json:"deliveryAt"`
 	TemplateID       string           `json:"templateId"`
 	Template         *templateSummary `json:"template"`
 	Buyer            *userObject      `json:"buyer"`
@@ -37,8 +38,8 @@ type contractResponse struct {
 	Payments         []paymentObject  `json:"payments"`
 	WitnessIDs       []string         `json:"witnessIds"`
 	Deleted          bool             `json:"deleted"`
-	CreatedDate      wireTime         `json:"createdDate"`
-	LastModifiedDate wireTime         `json:"lastModifiedDate"`
+	CreatedDate      wire.Time        `json:"createdDate"`
+	LastModifiedDate wire.Time        `json:"lastModifiedDate"`
 	Version          int64            `json:"version"`
 }
 
@@ -53,16 +54,16 @@ type userObject struct {
 }
 
 type valueObject struct {
-	ID               string   `json:"id"`
-	Position         int32    `json:"position"`
-	Value            string   `json:"value"`
-	DocumentID       string   `json:"documentId"`
-	TemplateID       string   `json:"templateId"`
-	TemplateFieldID  string   `json:"templateFieldId"`
-	KeyName          string   `json:"keyName"`
-	Deleted          bool     `json:"deleted"`
-	CreatedDate      wireTime `json:"createdDate"`
-	LastModifiedDate wireTime `json:"lastModifiedDate"`
+	ID               string    `json:"id"`
+	Position         int32     `json:"position"`
+	Value            string    `json:"value"`
+	DocumentID       string    `json:"documentId"`
+	TemplateID       string    `json:"templateId"`
+	TemplateFieldID  string    `json:"templateFieldId"`
+	KeyName          string    `json:"keyName"`
+	Deleted          bool      `json:"deleted"`
+	CreatedDate      wire.Time `json:"createdDate"`
+	LastModifiedDate wire.Time `json:"lastModifiedDate"`
 }
 
 type productObject struct {
@@ -72,13 +73,13 @@ type productObject struct {
 	Price      json.Number    `json:"price"`
 	Quantity   float64        `json:"quantity"`
 	Amount     json.Number    `json:"amount"`
-	DeliveryAt *wireTime      `json:"deliveryAt"`
+	DeliveryAt *wire.Time     `json:"deliveryAt"`
 	Values     map[string]any `json:"values"`
 }
 
 type paymentObject struct {
 	Amount      json.Number `json:"amount"`
-	PaymentDate wireTime    `json:"paymentDate"`
+	PaymentDate wire.Time   `json:"paymentDate"`
 }
 
 type templateSummary struct {
@@ -94,12 +95,12 @@ func contractOf(v *signflow.ContractView) *contractResponse {
 	out := &contractResponse{ID: c.ID, Number: c.Number, Status: c.Status, Purpose: c.Purpose,
 		BuyerStatus: c.BuyerStatus, SellerStatus: c.SellerStatus, BuyerIN: c.BuyerIN, SellerIN: c.SellerIN,
 		CreatorIN: c.CreatorIN, Price: major(c.Price), InitialPayment: major(c.InitialPayment), Currency: c.Currency,
-		CurrencyID: currencyID(c.Currency), DeliveryAt: optTime(c.DeliveryAt), TemplateID: c.TemplateID,
+		CurrencyID: currencyID(c.Currency), DeliveryAt: wire.OptTime(c.DeliveryAt), TemplateID: c.TemplateID,
 		Buyer: userOf(v.Buyer), Seller: userOf(v.Seller), CreatedBy: userOf(v.Creator),
 		BuyerUserID: userID(v.Buyer), SellerUserID: userID(v.Seller),
 		Values: make([]valueObject, 0, len(c.Values)), Products: make([]productObject, 0, len(c.Products)),
 		Payments: make([]paymentObject, 0, len(c.Payments)), WitnessIDs: c.WitnessIDs, Deleted: c.Deleted,
-		CreatedDate: wireTime(c.CreatedAt), LastModifiedDate: wireTime(c.UpdatedAt), Version: c.Version}
+		CreatedDate: wire.Time(c.CreatedAt), LastModifiedDate: wire.Time(c.UpdatedAt), Version: c.Version}
 	if out.WitnessIDs == nil {
 		out.WitnessIDs = []string{}
 	}
@@ -110,7 +111,7 @@ func contractOf(v *signflow.ContractView) *contractResponse {
 	for _, val := range c.Values {
 		out.Values = append(out.Values, valueObject{ID: val.ID, Position: val.Position, Value: val.Value,
 			DocumentID: c.ID, TemplateID: val.TemplateID, TemplateFieldID: val.TemplateFieldID, KeyName: val.KeyName,
-			CreatedDate: wireTime(val.CreatedAt), LastModifiedDate: wireTime(val.UpdatedAt)})
+			CreatedDate: wire.Time(val.CreatedAt), LastModifiedDate: wire.Time(val.UpdatedAt)})
 	}
 	for _, p := range c.Products {
 		values := p.Values
@@ -118,10 +119,10 @@ func contractOf(v *signflow.ContractView) *contractResponse {
 			values = map[string]any{}
 		}
 		out.Products = append(out.Products, productObject{ID: p.ID, Name: p.Name, Unit: p.Unit, Price: major(p.Price),
-			Quantity: p.Quantity, Amount: major(p.Amount), DeliveryAt: optTime(p.DeliveryAt), Values: values})
+			Quantity: p.Quantity, Amount: major(p.Amount), DeliveryAt: wire.OptTime(p.DeliveryAt), Values: values})
 	}
 	for _, p := range c.Payments {
-		out.Payments = append(out.Payments, paymentObject{Amount: major(p.Amount), PaymentDate: wireTime(p.PaymentDate)})
+		out.Payments = append(out.Payments, paymentObject{Amount: major(p.Amount), PaymentDate: wire.Time(p.PaymentDate)})
 	}
 	return out
 }
@@ -130,8 +131,8 @@ func userOf(c *signflow.Client) *userObject {
 	if c == nil {
 		return nil
 	}
-	return &userObject{ID: c.ID, FirstName: optString(c.FirstName), LastName: optString(c.LastName),
-		Phone: optString(c.Phone), LegalName: optString(c.LegalName), Type: c.Type}
+	return &userObject{ID: c.ID, FirstName: wire.OptString(c.FirstName), LastName: wire.OptString(c.LastName),
+		Phone: wire.OptString(c.Phone), LegalName: wire.OptString(c.LegalName), Type: c.Type}
 }
 
 func userID(c *signflow.Client) *string {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"contracts/server"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -19,22 +20,22 @@ type sessionRequest struct {
 
 // sessionCreated is the spec's "Sign session response (create)".
 type sessionCreated struct {
-	ID        string   `json:"id"`
-	URL       string   `json:"url"`
-	Method    string   `json:"method"`
-	ExpiresAt wireTime `json:"expiresAt"`
-	Status    string   `json:"status"`
+	ID        string    `json:"id"`
+	URL       string    `json:"url"`
+	Method    string    `json:"method"`
+	ExpiresAt wire.Time `json:"expiresAt"`
+	Status    string    `json:"status"`
 }
 
 // sessionStatus is the spec's "Sign session status response".
 type sessionStatus struct {
-	ID          string    `json:"id"`
-	ContractID  string    `json:"contractId"`
-	SignerIN    string    `json:"signerIn"`
-	Status      string    `json:"status"`
-	Method      string    `json:"method"`
-	ExpiresAt   wireTime  `json:"expiresAt"`
-	CompletedAt *wireTime `json:"completedAt"`
+	ID          string     `json:"id"`
+	ContractID  string     `json:"contractId"`
+	SignerIN    string     `json:"signerIn"`
+	Status      string     `json:"status"`
+	Method      string     `json:"method"`
+	ExpiresAt   wire.Time  `json:"expiresAt"`
+	CompletedAt *wire.Time `json:"completedAt"`
 }
 
 // openSession is POST /v1/contracts/{id}/sign-sessions. The url carries the
@@ -51,7 +52,7 @@ func (h *handler) openSession(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return server.JSON(c, http.StatusOK, sessionCreated{ID: s.ID, URL: h.baseURL + "/sign/" + token, Method: s.Method,
-		ExpiresAt: wireTime(s.ExpiresAt), Status: s.EffectiveStatus(h.now())})
+		ExpiresAt: wire.Time(s.ExpiresAt), Status: s.EffectiveStatus(h.now())})
 }
 
 // getSession is GET /v1/sign-sessions/{id}: only sessions the calling app
@@ -62,6 +63,6 @@ func (h *handler) getSession(c echo.Context) error {
 		return err
 	}
 	return server.JSON(c, http.StatusOK, sessionStatus{ID: s.ID, ContractID: s.ContractID, SignerIN: s.SignerIN,
-		Status: s.EffectiveStatus(h.now()), Method: s.Method, ExpiresAt: wireTime(s.ExpiresAt),
-		CompletedAt: optTime(s.CompletedAt)})
+		Status: s.EffectiveStatus(h.now()), Method: s.Method, ExpiresAt: wire.Time(s.ExpiresAt),
+		CompletedAt: wire.OptTime(s.CompletedAt)})
 }

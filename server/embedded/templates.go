@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"contracts/server"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -30,19 +31,19 @@ type templateItem struct {
 // fieldItem is the spec's "Template field" with the embedded-only deleted
 // flag and dates.
 type fieldItem struct {
-	ID               string   `json:"id"`
-	ParentKey        *string  `json:"parentKey"`
-	TemplateID       string   `json:"templateId"`
-	NameUz           string   `json:"nameUz"`
-	NameRu           string   `json:"nameRu"`
-	NameEn           string   `json:"nameEn"`
-	KeyName          string   `json:"keyName"`
-	Type             string   `json:"type"`
-	Position         string   `json:"position"`
-	ProductField     bool     `json:"productField"`
-	Deleted          bool     `json:"deleted"`
-	CreatedDate      wireTime `json:"createdDate"`
-	LastModifiedDate wireTime `json:"lastModifiedDate"`
+	ID               string    `json:"id"`
+	ParentKey        *string   `json:"parentKey"`
+	TemplateID       string    `json:"templateId"`
+	NameUz           string    `json:"nameUz"`
+	NameRu           string    `json:"nameRu"`
+	NameEn           string    `json:"nameEn"`
+	KeyName          string    `json:"keyName"`
+	Type             string    `json:"type"`
+	Position         string    `json:"position"`
+	ProductField     bool      `json:"productField"`
+	Deleted          bool      `json:"deleted"`
+	CreatedDate      wire.Time `json:"createdDate"`
+	LastModifiedDate wire.Time `json:"lastModifiedDate"`
 }
 
 // listTemplates is GET /v1/templates: the app's allowed, published templates.
@@ -73,8 +74,8 @@ func (h *handler) templateFields(c echo.Context) error {
 	for _, f := range t.Fields {
 		out = append(out, fieldItem{ID: f.ID, ParentKey: f.ParentKey, TemplateID: t.ID, NameUz: f.Name.UZ,
 			NameRu: f.Name.RU, NameEn: f.Name.EN, KeyName: f.KeyName, Type: f.Type, Position: f.Position,
-			ProductField: f.ProductField, Deleted: f.Deleted, CreatedDate: wireTime(f.CreatedAt),
-			LastModifiedDate: wireTime(f.UpdatedAt)})
+			ProductField: f.ProductField, Deleted: f.Deleted, CreatedDate: wire.Time(f.CreatedAt),
+			LastModifiedDate: wire.Time(f.UpdatedAt)})
 	}
 	return server.JSON(c, http.StatusOK, out)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"contracts/server"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -34,7 +35,7 @@ func (h *handler) readClient(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	return server.JSON(c, http.StatusOK, clientResponse{IN: cl.IN, FirstName: optString(cl.FirstName),
-		LastName: optString(cl.LastName), MidName: optString(cl.MidName), LegalName: optString(cl.LegalName),
+	return server.JSON(c, http.StatusOK, clientResponse{IN: cl.IN, FirstName: wire.OptString(cl.FirstName),
+		LastName: wire.OptString(cl.LastName), MidName: wire.OptString(cl.MidName), LegalName: wire.OptString(cl.LegalName),
 		Type: cl.Type, Verified: cl.Verified})
 }

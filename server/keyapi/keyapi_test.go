@@ -14,6 +14,7 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/server"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/rs/zerolog"
@@ -219,7 +220,7 @@ func checkJSONReply(t testing.TB, r reply, path string) {
 var wireDate = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 
 // at is the fixture clock's time in the wire form.
-func (e *env) at(d time.Duration) string { return e.Clock.Now().Add(d).UTC().Format(timeLayout) }
+func (e *env) at(d time.Duration) string { return e.Clock.Now().Add(d).UTC().Format(wire.TimeLayout) }
 
 // Unknown routes and methods answer in the key interface's error body.
 func TestUnknownRoutes(t *testing.T) {

@@ -1,0 +1,137 @@
+package wire
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"contracts/server/pdf"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// ContractRequest is the spec's "Contract create request", the same on both
+// interfaces but for the unit of its money values.
+type ContractRequest struct {
+	TemplateID     string        `json:"templateId"`
+	BuyerIN        string        `json:"buyerIn"`
+	SellerIN       string        `json:"sellerIn"`
+	Price          Amount        `json:"price"`
+	Currency       string        `json:"currency"`
+	InitialPayment Amount        `json:"initialPayment"`
+	DeliveryAt     string        `json:"deliveryAt"`
+	Values         []ValueItem   `json:"values"`
+	Payments       []PaymentItem `json:"payments"`
+	WitnessIDs     []string      `json:"witnessIds"`
+	Products       []ProductItem `json:"products"`
+}
+
+// ValueItem fills a template field; its id is the service's to assign, and
+// a templateId naming another template is refused.
+type ValueItem struct {
+	ID              string `json:"id"`
+	Position        int32  `json:"position"`
+	Value           string `json:"value"`
+	TemplateID      string `json:"templateId"`
+	TemplateFieldID string `json:"templateFieldId"`
+	KeyName         string `json:"keyName"`
+}
+
+// PaymentItem is one entry of the payment schedule.
+type PaymentItem struct {
+	Amount      Amount `json:"amount"`
+	PaymentDate string `json:"paymentDate"`
+}
+
+// ProductItem is one line of the goods list.
+type ProductItem struct {
+	Name       string         `json:"name"`
+	Unit       string         `json:"unit"`
+	Price      Amount         `json:"price"`
+	Quantity   float64        `json:"quantity"`
+	Amount     Amount         `json:"amount"`
+	DeliveryAt string         `json:"deliveryAt"`
+	Values     map[string]any `json:"values"`
+}
+
+// Input converts the request to the domain's, money read in unit u and
+// dates to UTC, naming the field of the first problem. Parties are left as
+// given: the service puts the owner in an empty one.
+func (r *ContractRequest) Input(u Unit) (*signflow.ContractInput, error) {
+	in := &signflow.ContractInput{TemplateID: r.TemplateID, BuyerIN: r.BuyerIN, SellerIN: r.SellerIN,
+		Currency: r.Currency, WitnessIDs: r.WitnessIDs}
+	var err error
+	if in.Price, err = r.Price.In(u, "price"); err != nil {
+		return nil, err
+	}
+	if in.InitialPayment, err = r.InitialPayment.In(u, "initialPayment"); err != nil {
+		return nil, err
+	}
+	if in.DeliveryAt, err = ParseDateTime(r.DeliveryAt, "deliveryAt"); err != nil {
+		return nil, err
+	}
+	for i, v := range r.Values {
+		if v.TemplateID != "" && v.TemplateID != r.TemplateID {
+			return nil, signflow.Errorf(signflow.EINVALID, "values[%d].templateId: must be the contract's templateId", i)
+		}
+		in.Values = append(in.Values, signflow.ValueInput{TemplateFieldID: v.TemplateFieldID, KeyName: v.KeyName,
+			Value: v.Value, Position: v.Position})
+	}
+	for i, p := range r.Payments {
+		var pay signflow.Payment
+		if pay.Amount, err = p.Amount.In(u, fmt.Sprintf("payments[%d].amount", i)); err != nil {
+			return nil, err
+		}
+		at, err := ParseDateTime(p.PaymentDate, fmt.Sprintf("payments[%d].paymentDate", i))
+		if err != nil {
+			return nil, err
+		}
+		if at != nil {
+			pay.PaymentDate = *at
+		}
+		in.Payments = append(in.Payments, pay)
+	}
+	for i, p := range r.Products {
+		prod := signflow.Product{Name: p.Name, Unit: p.Unit, Quantity: p.Quantity, Values: p.Values}
+		if prod.Price, err = p.Price.In(u, fmt.Sprintf("products[%d].price", i)); err != nil {
+			return nil, err
+		}
+		if prod.Amount, err = p.Amount.In(u, fmt.Sprintf("products[%d].amount", i)); err != nil {
+			return nil, err
+		}
+		if prod.DeliveryAt, err = ParseDateTime(p.DeliveryAt, fmt.Sprintf("products[%d].deliveryAt", i)); err != nil {
+			return nil, err
+		}
+		in.Products = append(in.Products, prod)
+	}
+	return in, nil
+}
+
+// ContractPDF answers GET /v1/contracts/{id}/pdf?lang=uz|ru|en (default uz):
+// the contract the caller may read, with its audit trail and a QR code of
+// its public verify page on verifyBaseURL (the embedded listener).
+func ContractPDF(c echo.Context, svc *signflow.Service, a *signflow.Access, verifyBaseURL string) error {
+	lang := c.QueryParam("lang")
+	if lang == "" {
+		lang = "uz"
+	}
+	if !slices.Contains(signflow.Languages, lang) {
+		return signflow.Errorf(signflow.EINVALID, "lang: must be uz, ru or en")
+	}
+	v, err := svc.Contract(a, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	audit, err := svc.AuditTrail(v.ID)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := pdf.Contract(&buf, v, audit, lang, signflow.VerifyURL(verifyBaseURL, v.Contract)); err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `inline; filename="contract-`+v.Number+`.pdf"`)
+	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
+}

@@ -1,0 +1,141 @@
+package wire
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"contracts/server"
+	"contracts/signflow"
+)
+
+func TestParseDateTime(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-12-01T15:04:05+05:00":      "2026-12-01T10:04:05Z",
+		"2026-12-01T10:04:05Z":           "2026-12-01T10:04:05Z",
+		"2026-12-01T10:04:05.999999Z":    "2026-12-01T10:04:05Z",
+		"2026-12-01T00:30:00-01:00":      "2026-12-01T01:30:00Z",
+		"2026-12-01":                     "2026-12-01T00:00:00Z",
+		" 2026-12-01T10:04:05Z ":         "2026-12-01T10:04:05Z",
+		"2024-02-29":                     "2024-02-29T00:00:00Z",
+		"2026-12-31T23:59:59.5-00:30":    "2027-01-01T00:29:59Z",
+		"2026-06-15T12:00:00.000+14:00":  "2026-06-14T22:00:00Z",
+		"2026-06-15T12:00:00.000-12:00":  "2026-06-16T00:00:00Z",
+		"2026-06-15T12:00:00.123456789Z": "2026-06-15T12:00:00Z",
+	} {
+		got, err := ParseDateTime(in, "deliveryAt")
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if s, _ := Time(*got).MarshalText(); string(s) != want {
+			t.Errorf("%q read as %s, want %s", in, s, want)
+		}
+	}
+	if got, err := ParseDateTime("", "deliveryAt"); got != nil || err != nil {
+		t.Errorf("empty: %v %v", got, err)
+	}
+	for _, bad := range []string{"2026-13-01", "2026-02-30", "01.12.2026", "2026-12-01T10:04", "2026-12-01 10:04:05", "tomorrow", "1764583445"} {
+		_, err := ParseDateTime(bad, "payments[3].paymentDate")
+		if signflow.ErrorCode(err) != signflow.EINVALID || !strings.HasPrefix(signflow.ErrorMessage(err), "payments[3].paymentDate: ") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestAmountMajor(t *testing.T) {
+	type body struct {
+		Price Amount `json:"price"`
+	}
+	for in, want := range map[string]int64{`{"price":1500.25}`: 150025, `{"price":0}`: 0, `{"price":null}`: 0, `{}`: 0,
+		`{"price":1e3}`: 100000, `{"price":12.5}`: 1250} {
+		var b body
+		if err := server.Decode([]byte(in), &b); err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if got, err := b.Price.In(Major, "price"); err != nil || got != want {
+			t.Errorf("%s: %d %v, want %d", in, got, err, want)
+		}
+	}
+	for in, msg := range map[string]string{
+		`{"price":"12"}`:    "price: must be a number, not string",
+		`{"price":true}`:    "price: must be a number, not bool",
+		`{"price":{}}`:      "price: must be a number, not object",
+		`{"price":[1]}`:     "price: must be a number, not array",
+		`{"price":1.001}`:   "price: must be a number with at most 2 decimal places",
+		`{"price":-0.5}`:    "price: must be between 0 and",
+		`{"price":1e16}`:    "price: must be between 0 and",
+		`{"price":1e-400}`:  "price: must be a number with at most 2 decimal places",
+		`{"price":100.000}`: "",
+	} {
+		var b body
+		err := server.Decode([]byte(in), &b)
+		if err == nil {
+			_, err = b.Price.In(Major, "price")
+		}
+		if msg == "" {
+			if err != nil {
+				t.Errorf("%s: %v", in, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(signflow.ErrorMessage(err), msg) {
+			t.Errorf("%s: %v, want %q", in, err, msg)
+		}
+	}
+}
+
+func TestAmountMinor(t *testing.T) {
+	type body struct {
+		Price Amount `json:"price"`
+	}
+	for _, sc := range []struct {
+		json  string
+		minor int64
+		err   string
+	}{
+		{`{"price": 150000}`, 150000, ""},
+		{`{"price": 0}`, 0, ""},
+		{`{"price": null}`, 0, ""},
+		{`{}`, 0, ""},
+		{`{"price": 1.5e5}`, 150000, ""},
+		{`{"price": 150000.0}`, 150000, ""},
+		{`{"price": 1500.5}`, 0, "price: must be a whole number of minor units"},
+		{`{"price": 1e-2}`, 0, "price: must be a whole number of minor units"},
+		{`{"price": -100}`, 0, "price: must be between 0"},
+		{`{"price": 1e30}`, 0, "price: must be between 0"},
+		{`{"price": "100"}`, 0, "price: must be a number, not string"},
+		{`{"price": true}`, 0, "price: must be a number, not bool"},
+		{`{"price": [1]}`, 0, "price: must be a number, not array"},
+		{`{"price": {}}`, 0, "price: must be a number, not object"},
+	} {
+		t.Run(sc.json, func(t *testing.T) {
+			var b body
+			err := server.Decode([]byte(sc.json), &b)
+			var n int64
+			if err == nil {
+				n, err = b.Price.In(Minor, "price")
+			}
+			if sc.err == "" && (err != nil || n != sc.minor) {
+				t.Fatalf("got %d, %v; want %d", n, err, sc.minor)
+			}
+			if sc.err != "" && (signflow.ErrorCode(err) != signflow.EINVALID || !strings.Contains(signflow.ErrorMessage(err), sc.err)) {
+				t.Fatalf("got %v, want EINVALID with %q", err, sc.err)
+			}
+		})
+	}
+}
+
+func TestWireTime(t *testing.T) {
+	at := time.Date(2026, 11, 22, 14, 5, 9, 999, time.FixedZone("UZT", 5*3600))
+	data, err := json.Marshal(struct {
+		At    Time  `json:"at"`
+		Never *Time `json:"never"`
+		Zero  *Time `json:"zero"`
+	}{Time(at), OptTime(nil), OptTime(&time.Time{})})
+	if err != nil || string(data) != `{"at":"2026-11-22T09:05:09Z","never":null,"zero":null}` {
+		t.Fatalf("%s %v", data, err)
+	}
+}
