@@ -50,7 +50,7 @@ func TestCreateContract(t *testing.T) {
 			"values": []map[string]any{{"keyName": "deliveryAddress", "value": "Chilonzor 7", "position": 1},
 				{"templateFieldId": e.Template.Fields[1].ID, "keyName": "warrantyMonths", "value": "12"}},
 			"products": []map[string]any{{"name": "Televizor", "unit": "DONA", "price": 1500.25, "quantity": 1,
-				"deliveryAt": "2026-12-01", "values": map[string]any{"color": "black"}}},
+				"deliveryAt": "2026-12-01T00:00:00Z", "values": map[string]any{"color": "black"}}},
 			"payments":   []map[string]any{{"amount": 500, "paymentDate": "2027-01-01T00:00:00Z"}},
 			"witnessIds": []string{}, "extraField": true}, 200, `"id":"`),
 		post("owner as buyer, customer as seller", map[string]any{"buyerIn": fixture.OwnerIN, "sellerIn": fixture.CustomerIN}, 200),

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/signflow"
@@ -27,6 +28,8 @@ type env struct {
 	t    testing.TB
 	echo *echo.Echo
 	srv  *httptest.Server
+	// client validates every request and answer against the OpenAPI document.
+	client *http.Client
 }
 
 // newEnv starts the interface with no rate limit unless tokenPerMinute says.
@@ -37,7 +40,7 @@ func newEnv(t testing.TB, tokenPerMinute int) *env {
 	Register(e, Deps{Service: w.Service, BaseURL: testBaseURL + "/", TokenPerMinute: tokenPerMinute, Now: w.Clock.Now})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &env{Standard: w, t: t, echo: e, srv: srv}
+	return &env{Standard: w, t: t, echo: e, srv: srv, client: validating(t, apitest.Embedded, srv)}
 }
 
 // reply is one HTTP answer.
@@ -87,7 +90,7 @@ func (e *env) do(method, path, token string, body any, header ...string) reply {
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -197,3 +200,12 @@ func checkJSONReply(t *testing.T, r reply) {
 
 // wireDate is the only date-time form the interface writes.
 var wireDate = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+
+// validating is a client that checks each exchange against the interface's
+// OpenAPI document; benchmarks get a plain one.
+func validating(t testing.TB, which apitest.Interface, srv *httptest.Server) *http.Client {
+	if _, bench := t.(*testing.B); bench {
+		return srv.Client()
+	}
+	return &http.Client{Transport: apitest.Wrap(t, which, srv.Client().Transport)}
+}

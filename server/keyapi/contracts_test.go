@@ -81,7 +81,7 @@ func TestCreateContract(t *testing.T) {
 func TestMinorUnitRoundTrip(t *testing.T) {
 	e := newEnv(t, 0)
 	id := e.create(e.KeyA.Secret, e.sale("initialPayment", 50000,
-		"payments", []map[string]any{{"amount": 100000, "paymentDate": "2027-01-01"}},
+		"payments", []map[string]any{{"amount": 100000, "paymentDate": "2027-01-01T00:00:00Z"}},
 		"products", []map[string]any{{"name": "Chair", "price": 2500, "quantity": 2}}))
 	r := e.do("GET", "/v1/contracts/"+id, e.KeyA.Secret, nil)
 	got := r.json(t)

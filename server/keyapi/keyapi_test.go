@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/wire"
@@ -28,6 +29,8 @@ type env struct {
 	*fixture.Standard
 	t   testing.TB
 	srv *httptest.Server
+	// client validates every request and answer against the OpenAPI document.
+	client *http.Client
 }
 
 // newEnv serves the key interface of a fresh standard world; perSecond is
@@ -39,7 +42,11 @@ func newEnv(t testing.TB, perSecond int) *env {
 	Register(e, Deps{Service: w.Service, VerifyBaseURL: verifyBase + "/", KeyPerSecond: perSecond, Now: w.Clock.Now})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &env{Standard: w, t: t, srv: srv}
+	client := &http.Client{Transport: apitest.Wrap(t, apitest.Key, srv.Client().Transport)}
+	if _, bench := t.(*testing.B); bench {
+		client = srv.Client()
+	}
+	return &env{Standard: w, t: t, srv: srv, client: client}
 }
 
 // reply is an answer of the server.
@@ -90,7 +97,7 @@ func (e *env) do(method, path, key string, body any, header ...string) reply {
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
