@@ -62,10 +62,7 @@ func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	c := &adminClient{url: *url, token: *token, http: &http.Client{Timeout: 60 * time.Second}}
 	if c.url == "" {
-		c.url = "http://" + dialable(cfg.Admin.Listen)
-		if cfg.Admin.TLS.CertFile != "" {
-			c.url = "https://" + dialable(cfg.Admin.Listen)
-		}
+		c.url = adminURL(cfg)
 	}
 	if c.token == "" {
 		c.token = adminToken(cfg)
@@ -79,6 +76,14 @@ func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	return printAnswer(stdout, answer, *asJSON)
+}
+
+// adminURL is the admin API's address as a client reaches it.
+func adminURL(cfg *Config) string {
+	if cfg.Admin.TLS.CertFile != "" {
+		return "https://" + dialable(cfg.Admin.Listen)
+	}
+	return "http://" + dialable(cfg.Admin.Listen)
 }
 
 // dialable turns a listen address into one a client can dial.

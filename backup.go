@@ -33,7 +33,7 @@ func backupCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	c := &adminClient{url: *url, token: *token, http: &http.Client{Timeout: 30 * time.Minute}}
 	if c.url == "" {
-		c.url = "http://" + dialable(cfg.Admin.Listen)
+		c.url = adminURL(cfg)
 	}
 	if c.token == "" {
 		c.token = adminToken(cfg)

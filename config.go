@@ -270,9 +270,16 @@ func (c *Config) Validate() error {
 		"identity.myid.timeout": c.Identity.MyID.Timeout, "identity.ableid.timeout": c.Identity.AbleID.Timeout, "eimzo.timeout": c.EIMZO.Timeout,
 		"cabinet.idleTimeout": c.Cabinet.IdleTimeout}
 	for key, d := range positive {
-		if d <= 0 {
-			return fmt.Errorf("config: %s: must be a positive duration", key)
+		// A bare YAML number is read as nanoseconds: nothing here is that short.
+		if d < time.Millisecond {
+			return fmt.Errorf("config: %s: must be a duration of at least 1ms, with a unit (e.g. 30s, 5m)", key)
 		}
+	}
+	if c.Signing.SessionTTL < time.Minute {
+		return fmt.Errorf("config: signing.sessionTTL: at least 1m")
+	}
+	if c.Signing.OTPTTL < 30*time.Second {
+		return fmt.Errorf("config: signing.otpTTL: at least 30s")
 	}
 	if c.Data.Dir == "" {
 		return fmt.Errorf("config: data.dir: required")

@@ -41,11 +41,15 @@ func (s *Service) RegisterClient(in *Client) (*Client, error) {
 	return out, err
 }
 
-// FindClient returns the client with the number.
+// FindClient returns the client with the number; nil with ENOTFOUND when
+// there is none.
 func (s *Service) FindClient(in string) (*Client, error) {
 	var c *Client
 	err := s.store.View(func(tx Tx) (err error) { c, err = tx.Client(in); return err })
-	return c, err
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // CreateTemplate validates a definition and stores it as a new template.
