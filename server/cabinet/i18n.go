@@ -1,77 +1,26 @@
 package cabinet
 
 import (
-	"encoding/json"
-	"fmt"
-	"io/fs"
 	"net/http"
 	"slices"
-	"strings"
 
 	"contracts/assets"
+	"contracts/server/i18n"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
 )
 
 // dict is every string of the page in one language.
-type dict map[string]string
+type dict = i18n.Dict
 
 // dicts holds the strings per language: the signing page's (what the two
 // pages share: statuses, the signing steps, the contract's sections), with
 // the cabinet's own over them.
-var dicts = loadDicts()
-
-func loadDicts() map[string]dict {
-	out := map[string]dict{}
-	for _, lang := range signflow.Languages {
-		out[lang] = dict{}
-	}
-	for _, src := range []struct {
-		fsys fs.FS
-		path string
-	}{{assets.Sign, "sign/i18n.json"}, {assets.Cabinet, "cabinet/i18n.json"}} {
-		data, err := fs.ReadFile(src.fsys, src.path)
-		if err != nil {
-			panic(err)
-		}
-		var byKey map[string]map[string]string
-		if err := json.Unmarshal(data, &byKey); err != nil {
-			panic(fmt.Sprintf("assets/%s: %v", src.path, err))
-		}
-		for key, texts := range byKey {
-			for _, lang := range signflow.Languages {
-				out[lang][key] = texts[lang]
-			}
-		}
-	}
-	return out
-}
+var dicts = i18n.Load(i18n.Source{FS: assets.Sign, Path: "sign/i18n.json"}, i18n.Source{FS: assets.Cabinet, Path: "cabinet/i18n.json"})
 
 // tr returns the strings of lang, Uzbek for an unknown language.
-func tr(lang string) dict {
-	if d, ok := dicts[lang]; ok {
-		return d
-	}
-	return dicts["uz"]
-}
-
-// f returns the string of key with each {name} replaced: f(key, name, value, ...).
-func (d dict) f(key string, pairs ...string) string {
-	s := d[key]
-	for i := 0; i+1 < len(pairs); i += 2 {
-		s = strings.ReplaceAll(s, "{"+pairs[i]+"}", pairs[i+1])
-	}
-	return s
-}
-
-// or returns the string of key, or fallback when there is none.
-func (d dict) or(key, fallback string) string {
-	if s := d[key]; s != "" {
-		return s
-	}
-	return fallback
-}
+func tr(lang string) dict { return dicts.For(lang) }
 
 // languageNames are the names of the languages in themselves.
 var languageNames = map[string]string{"uz": "Oʻzbekcha", "ru": "Русский", "en": "English"}
@@ -85,11 +34,8 @@ func requestLang(c echo.Context) string {
 	if l := cookie(c, langCookie); slices.Contains(signflow.Languages, l) {
 		return l
 	}
-	for _, part := range strings.Split(c.Request().Header.Get("Accept-Language"), ",") {
-		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
-		if l := strings.SplitN(tag, "-", 2)[0]; slices.Contains(signflow.Languages, l) {
-			return l
-		}
+	if l := i18n.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); l != "" {
+		return l
 	}
 	return "uz"
 }

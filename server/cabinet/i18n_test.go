@@ -36,7 +36,7 @@ func TestEveryStringInEveryLanguage(t *testing.T) {
 		regexp.MustCompile(`\bT\.([A-Za-z0-9]+)`))
 	for _, name := range []string{"view.go", "pages.go"} {
 		find(read(os.DirFS("."), name), regexp.MustCompile(`\bt\["([^"]+)"\]`), regexp.MustCompile(`\.T\["([^"]+)"\]`),
-			regexp.MustCompile(`\bt\.(?:f|or)\("([^"]+)"`))
+			regexp.MustCompile(`\bt\.(?:F|Or)\("([^"]+)"`))
 	}
 	// Keys built at run time.
 	for _, family := range []struct {

@@ -85,11 +85,11 @@ func listOf(l *signflow.CabinetList, in string, page int, lang string, t dict) *
 		v.Closed = append(v.Closed, cardOf(c, in, lang, t))
 	}
 	if l.OpenTotal > len(l.Open) {
-		v.OpenMore = t.f("openMore", "shown", strconv.Itoa(len(l.Open)), "total", strconv.Itoa(l.OpenTotal))
+		v.OpenMore = t.F("openMore", "shown", strconv.Itoa(len(l.Open)), "total", strconv.Itoa(l.OpenTotal))
 	}
 	pages := (l.ClosedTotal + signflow.CabinetPageSize - 1) / signflow.CabinetPageSize
 	if v.Paged = pages > 1; v.Paged {
-		v.PageText = t.f("pageOf", "page", strconv.Itoa(page+1), "pages", strconv.Itoa(pages))
+		v.PageText = t.F("pageOf", "page", strconv.Itoa(page+1), "pages", strconv.Itoa(pages))
 		if page > 0 {
 			v.Newer = "/cabinet?page=" + strconv.Itoa(page-1)
 		}

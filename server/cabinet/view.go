@@ -85,10 +85,10 @@ func cardOf(v *signflow.ContractView, in, lang string, t dict) cardView {
 	if v.SellerIN == in {
 		role, other, otherClient = v.Template.BuyerName, v.BuyerIN, v.Buyer
 	}
-	card := cardView{URL: "/cabinet/contracts/" + v.ID, NumberText: t.f("contractNo", "number", v.Number),
+	card := cardView{URL: "/cabinet/contracts/" + v.ID, NumberText: t.F("contractNo", "number", v.Number),
 		Title: v.Template.Name.In(lang), CounterRole: role.In(lang),
 		Counterpart: signflow.PartyName(otherClient, other), Amount: money(v.Price, v.Currency), Date: date(v.CreatedAt),
-		StatusText: t.or("status."+v.Status, v.Status), StatusClass: strings.ToLower(v.Status)}
+		StatusText: t.Or("status."+v.Status, v.Status), StatusClass: strings.ToLower(v.Status)}
 	if v.Status == signflow.StatusCreated {
 		card.Note, card.Action = t["awaitingOther"], false
 		if v.PartyStatus(in) == signflow.PartyPending {
@@ -101,8 +101,8 @@ func cardOf(v *signflow.ContractView, in, lang string, t dict) cardView {
 // docOf describes a contract's page for the party in.
 func (h *handler) docOf(v *signflow.ContractView, in, lang string, t dict) *docView {
 	d := pdf.FromContract(v, nil, lang, "")
-	doc := &docView{ID: v.ID, NumberText: t.f("contractNo", "number", v.Number), Title: d.Title,
-		DateText: t.f("dated", "date", date(v.CreatedAt)), StatusText: t.or("status."+v.Status, v.Status),
+	doc := &docView{ID: v.ID, NumberText: t.F("contractNo", "number", v.Number), Title: d.Title,
+		DateText: t.F("dated", "date", date(v.CreatedAt)), StatusText: t.Or("status."+v.Status, v.Status),
 		StatusClass: strings.ToLower(v.Status), Price: money(v.Price, v.Currency), Terms: d.Values, Body: d.Body, Hash: v.Hash}
 	if v.InitialPayment > 0 {
 		doc.Initial = money(v.InitialPayment, v.Currency)
@@ -115,13 +115,13 @@ func (h *handler) docOf(v *signflow.ContractView, in, lang string, t dict) *docV
 		status string
 	}{{d.Seller, v.SellerStatus}, {d.Buyer, v.BuyerStatus}} {
 		doc.Parties = append(doc.Parties, partyView{Role: d.Signatures[i].Role, Name: side.p.Name, IDLabel: idLabel(t, side.p.IN),
-			IN: side.p.IN, StatusText: t.or("party."+side.status, side.status), StatusClass: strings.ToLower(side.status),
+			IN: side.p.IN, StatusText: t.Or("party."+side.status, side.status), StatusClass: strings.ToLower(side.status),
 			You: side.p.IN == in})
 	}
 	var total int64
 	for i, p := range d.Products {
 		doc.Products = append(doc.Products, productView{N: i + 1, Name: p.Name,
-			Qty:   strconv.FormatFloat(p.Quantity, 'f', -1, 64) + " " + t.or("unit."+p.Unit, p.Unit),
+			Qty:   strconv.FormatFloat(p.Quantity, 'f', -1, 64) + " " + t.Or("unit."+p.Unit, p.Unit),
 			Price: money(p.Price, ""), Amount: money(p.Amount, "")})
 		total += p.Amount
 	}
@@ -147,10 +147,10 @@ func (h *handler) actions(doc *docView, v *signflow.ContractView, in string, t d
 	doc.CanSign, doc.CanCancel = created && pending, created && doc.Creator
 	if doc.CanSign {
 		method := signflow.SignerMethod(v.Template, in)
-		doc.Flow, doc.MethodName = flows[method], t.or("method."+method, method)
+		doc.Flow, doc.MethodName = flows[method], t.Or("method."+method, method)
 		switch {
 		case doc.Flow == "identity":
-			doc.ReviewText = t.f("reviewIdentity", "method", doc.MethodName)
+			doc.ReviewText = t.F("reviewIdentity", "method", doc.MethodName)
 		case doc.Flow == "eimzo" && h.embedded == "":
 			doc.Flow, doc.ReviewText = "none", t["eimzoOff"]
 		case doc.Flow == "eimzo":

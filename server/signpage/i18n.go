@@ -3,66 +3,24 @@ package signpage
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 	"time"
 
 	"contracts/assets"
-	"contracts/signflow"
+	"contracts/server/i18n"
 
 	"github.com/labstack/echo/v4"
 )
 
 // dict is every string of the page in one language.
-type dict map[string]string
+type dict = i18n.Dict
 
 // dicts holds the page's strings per language, from assets/sign/i18n.json.
-var dicts = loadDicts()
-
-func loadDicts() map[string]dict {
-	data, err := fs.ReadFile(assets.Sign, "sign/i18n.json")
-	if err != nil {
-		panic(err)
-	}
-	var byKey map[string]map[string]string
-	if err := json.Unmarshal(data, &byKey); err != nil {
-		panic(fmt.Sprintf("assets/sign/i18n.json: %v", err))
-	}
-	out := map[string]dict{}
-	for _, lang := range signflow.Languages {
-		out[lang] = dict{}
-		for key, texts := range byKey {
-			out[lang][key] = texts[lang]
-		}
-	}
-	return out
-}
+var dicts = i18n.Load(i18n.Source{FS: assets.Sign, Path: "sign/i18n.json"})
 
 // tr returns the strings of lang, Uzbek for an unknown language.
-func tr(lang string) dict {
-	if d, ok := dicts[lang]; ok {
-		return d
-	}
-	return dicts["uz"]
-}
-
-// f returns the string of key with each {name} replaced: f(key, name, value, ...).
-func (d dict) f(key string, pairs ...string) string {
-	s := d[key]
-	for i := 0; i+1 < len(pairs); i += 2 {
-		s = strings.ReplaceAll(s, "{"+pairs[i]+"}", pairs[i+1])
-	}
-	return s
-}
-
-// or returns the string of key, or the key's suffix when there is none.
-func (d dict) or(key, fallback string) string {
-	if s := d[key]; s != "" {
-		return s
-	}
-	return fallback
-}
+func tr(lang string) dict { return dicts.For(lang) }
 
 // requestLang picks the page language of a request that has no session:
 // ?lang=, then Accept-Language, then Uzbek.
@@ -70,11 +28,8 @@ func requestLang(c echo.Context) string {
 	if l := c.QueryParam("lang"); dicts[l] != nil {
 		return l
 	}
-	for _, part := range strings.Split(c.Request().Header.Get("Accept-Language"), ",") {
-		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
-		if l := strings.SplitN(tag, "-", 2)[0]; dicts[l] != nil {
-			return l
-		}
+	if l := i18n.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); l != "" {
+		return l
 	}
 	return "uz"
 }

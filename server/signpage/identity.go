@@ -89,7 +89,7 @@ func (h *handler) identityCallback(c echo.Context) error {
 		} else if msg.Reason == "" && status == http.StatusBadRequest {
 			msg.Reason = "identity-refused"
 		}
-		d.Heading, d.Text, d.Hint = t["idpFailedTitle"], t.or(idpTexts[msg.Reason], t["err.generic"]), t["idpFailedHint"]
+		d.Heading, d.Text, d.Hint = t["idpFailedTitle"], t.Or(idpTexts[msg.Reason], t["err.generic"]), t["idpFailedHint"]
 	}
 	d.Message = msg
 	var buf bytes.Buffer

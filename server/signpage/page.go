@@ -172,16 +172,16 @@ func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 	}
 	switch d.Flow {
 	case "":
-		d.MethodText = t.f("methodText", "method", t.or("method."+s.Method, s.Method))
+		d.MethodText = t.F("methodText", "method", t.Or("method."+s.Method, s.Method))
 	case flowOTP:
 		d.ReviewText = t["reviewText"]
 		if v.Code != nil {
 			d.Config.Code = codeBody(v.Code)
 		}
 	case flowIdentity:
-		name := t.or("method."+s.Method, s.Method)
-		d.ReviewText = t.f("reviewIdentityText", "provider", name)
-		d.IdentityTitle, d.IdentityAgain = t.f("idpWaitTitle", "provider", name), t.f("idpAgain", "provider", name)
+		name := t.Or("method."+s.Method, s.Method)
+		d.ReviewText = t.F("reviewIdentityText", "provider", name)
+		d.IdentityTitle, d.IdentityAgain = t.F("idpWaitTitle", "provider", name), t.F("idpAgain", "provider", name)
 		d.Config.Provider = name
 	case flowEIMZO:
 		d.ReviewText = t["reviewEIMZOText"]
@@ -203,8 +203,8 @@ func idLabel(t dict, in string) string {
 }
 
 func docOf(c *signflow.ContractView, signer, lang string, t dict) *docView {
-	doc := &docView{NumberText: t.f("contractNo", "number", c.Number), Title: c.Template.Name.In(lang),
-		DateText: t.f("dated", "date", date(c.CreatedAt)), StatusText: t.or("status."+c.Status, c.Status),
+	doc := &docView{NumberText: t.F("contractNo", "number", c.Number), Title: c.Template.Name.In(lang),
+		DateText: t.F("dated", "date", date(c.CreatedAt)), StatusText: t.Or("status."+c.Status, c.Status),
 		StatusClass: strings.ToLower(c.Status), Price: money(c.Price, c.Currency), Body: signflow.FillBody(c, lang), Hash: c.Hash}
 	if c.InitialPayment > 0 {
 		doc.Initial = money(c.InitialPayment, c.Currency)
@@ -214,7 +214,7 @@ func docOf(c *signflow.ContractView, signer, lang string, t dict) *docView {
 	}
 	party := func(role signflow.Text, in, status string, cl *signflow.Client) partyView {
 		return partyView{Role: role.In(lang), Name: signflow.PartyName(cl, in), IDLabel: idLabel(t, in), IN: in,
-			StatusText: t.or("party."+status, status), StatusClass: strings.ToLower(status), You: in == signer}
+			StatusText: t.Or("party."+status, status), StatusClass: strings.ToLower(status), You: in == signer}
 	}
 	doc.Parties = []partyView{party(c.Template.SellerName, c.SellerIN, c.SellerStatus, c.Seller),
 		party(c.Template.BuyerName, c.BuyerIN, c.BuyerStatus, c.Buyer)}
@@ -239,7 +239,7 @@ func docOf(c *signflow.ContractView, signer, lang string, t dict) *docView {
 
 	var total int64
 	for i, p := range c.Products {
-		pv := productView{N: i + 1, Name: p.Name, Qty: quantity(p.Quantity) + " " + t.or("unit."+p.Unit, p.Unit),
+		pv := productView{N: i + 1, Name: p.Name, Qty: quantity(p.Quantity) + " " + t.Or("unit."+p.Unit, p.Unit),
 			Price: money(p.Price, ""), Amount: money(p.Amount, "")}
 		keys := make([]string, 0, len(p.Values))
 		for k := range p.Values {

@@ -188,8 +188,8 @@ func TestEveryStringTranslated(t *testing.T) {
 			}
 		}
 	}
-	// Keys the Go side fills in: t["key"], t.f("key", ...), t.or("key", ...) and the callback's texts.
-	goKeys := regexp.MustCompile(`\bt\["([\w.]*\w)"\]|\bt\.(?:f|or)\("([\w.]*\w)"|"(err\.[\w.]+|\w+Text)",?$`)
+	// Keys the Go side fills in: t["key"], t.F("key", ...), t.Or("key", ...) and the callback's texts.
+	goKeys := regexp.MustCompile(`\bt\["([\w.]*\w)"\]|\bt\.(?:F|Or)\("([\w.]*\w)"|"(err\.[\w.]+|\w+Text)",?$`)
 	for _, name := range []string{"page.go", "identity.go"} {
 		src, err := os.ReadFile(name)
 		if err != nil {
