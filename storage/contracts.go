@@ -29,7 +29,11 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	for _, in := range []string{c.BuyerIN, c.SellerIN} {
 		other := c.Counterparty(in)
 		sum := summary(c, other)
-		if err := party.Put(join([]byte(in), seq8(c.Seq)), sum); err != nil {
+		key := join([]byte(in), seq8(c.Seq))
+		if err := t.recount(in, party.Get(key), c); err != nil {
+			return err
+		}
+		if err := party.Put(key, sum); err != nil {
 			return err
 		}
 		if err := pair.Put(join([]byte(in), []byte(other), seq8(c.Seq)), sum); err != nil {
@@ -134,11 +138,17 @@ func (p *pager) add(v []byte) {
 func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, error) {
 	f, p := filter{&q}, newPager(q.Page, q.Size)
 	if s := strings.TrimSpace(q.Search); s == "" {
-		t.walkParty(q.OwnerIN, func(v []byte) {
+		// The counts give the total, so the walk can stop at the page's end.
+		total, counted := t.countMatches(&q)
+		t.walkParty(q.OwnerIN, func(v []byte) bool {
 			if f.keep(v) {
 				p.add(v)
 			}
+			return !counted || p.n < p.to
 		})
+		if counted {
+			p.n = total
+		}
 	} else {
 		t.search(q.OwnerIN, s, f, p)
 	}
@@ -154,12 +164,11 @@ func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, er
 }
 
 // walkParty calls fn with the summary of each index entry of the owner,
-// newest first.
-func (t *tx) walkParty(owner string, fn func(summary []byte)) {
+// newest first, while fn returns true.
+func (t *tx) walkParty(owner string, fn func(summary []byte) bool) {
 	prefix := join([]byte(owner), nil)
 	c := t.bucket(bucketContractParty).Cursor()
-	for k, v := seekLast(c, prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
-		fn(v)
+	for k, v := seekLast(c, prefix); k != nil && bytes.HasPrefix(k, prefix) && fn(v); k, v = c.Prev() {
 	}
 }
 
@@ -197,11 +206,12 @@ func (t *tx) search(owner, s string, f filter, p *pager) {
 			return
 		}
 	}
-	t.walkParty(owner, func(v []byte) {
+	t.walkParty(owner, func(v []byte) bool {
 		other := summaryOther(v)
 		if (bytes.HasPrefix(other, []byte(digits)) && digits != "" || names[string(other)] || bytes.Equal(summaryID(v), numberID)) && f.keep(v) {
 			p.add(v)
 		}
+		return true
 	})
 }
 

@@ -15,6 +15,7 @@
 //	contract_numbers     <number> -> contract id
 //	contract_party       <party in> 0x00 <seq8> -> summary
 //	contract_pair        <party in> 0x00 <other in> 0x00 <seq8> -> summary
+//	contract_counts      <party in> 0x00 <kind> ... -> count (seq8); see counts.go
 //	sessions             <id> -> SignSession
 //	session_tokens       <sha256 of token> -> session id
 //	session_expiry       <expiresAt unix nanos, seq8> <id> -> nil (PENDING only)

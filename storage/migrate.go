@@ -11,6 +11,7 @@ import (
 var migrations = []func(*bolt.Tx) error{
 	createBuckets,
 	createCabinetBuckets,
+	createContractCounts,
 }
 
 // CurrentSchema is the schema version this build writes.
