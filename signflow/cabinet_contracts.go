@@ -85,16 +85,10 @@ func (c *Cabinet) CheckSigning(s *CabinetSession, token string) error {
 	return err
 }
 
-// SignerMethod is the confirmation method the template asks of a signer:
-// a 9-digit number is a legal entity, any other an individual. It is the
-// choice OpenSession makes (methodFor), for pages that explain it before a
-// session is opened.
-func SignerMethod(t *Template, signerIN string) string {
-	if len(signerIN) == 9 {
-		return t.MethodFor(ClientCompany)
-	}
-	return t.MethodFor(ClientIndividual)
-}
+// SignerMethod is the confirmation method the template asks of a signer,
+// by the kind of party the number belongs to. OpenSession uses it too, so
+// pages that explain the method before a session is opened show its choice.
+func SignerMethod(t *Template, signerIN string) string { return t.MethodFor(ClientTypeOf(signerIN)) }
 
 // Cancel withdraws a CREATED contract that the party created.
 func (c *Cabinet) Cancel(s *CabinetSession, contractID string, actor Actor) (*Contract, error) {

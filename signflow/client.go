@@ -139,6 +139,15 @@ func (c *Client) FillEmpty(from *Client) bool {
 	return changed
 }
 
+// ClientTypeOf is the kind of party a number belongs to: a 9-digit
+// taxpayer number is a company, any other an individual.
+func ClientTypeOf(in string) string {
+	if len(in) == 9 {
+		return ClientCompany
+	}
+	return ClientIndividual
+}
+
 // ValidIN reports whether s is a 14-digit personal or 9-digit taxpayer number.
 func ValidIN(s string) bool { return isDigits(s, 14) || isDigits(s, 9) }
 

@@ -102,11 +102,7 @@ func (s *Service) methodFor(tx Tx, c *Contract, signerIN string) (string, error)
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return "", err
 	}
-	kind := ClientIndividual
-	if len(signerIN) == 9 {
-		kind = ClientCompany
-	}
-	method := t.MethodFor(kind)
+	method := SignerMethod(t, signerIN)
 	if !s.opt.Methods[method] {
 		return "", Errorf(EINVALID, "The signing method %s required for this signer is not configured on this service.", method)
 	}

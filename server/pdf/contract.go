@@ -53,10 +53,7 @@ func FromContract(v *signflow.ContractView, audit []*signflow.AuditEvent, lang, 
 }
 
 func party(c *signflow.Client, in string) Party {
-	p := Party{Name: signflow.PartyName(c, in), IN: in, Type: PartyClient}
-	if len(in) == 9 {
-		p.Type = PartyCompany
-	}
+	p := Party{Name: signflow.PartyName(c, in), IN: in, Type: signflow.ClientTypeOf(in)}
 	if c != nil {
 		p.Type, p.Passport, p.Address = c.Type, c.Passport, c.Address
 	}
