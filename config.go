@@ -197,7 +197,7 @@ func LoadConfig(fs *pflag.FlagSet) (*Config, error) {
 		known[strings.ToLower(key)] = key
 	}
 	if path, _ := fs.GetString("config"); path != "" {
-		if err := k.Load(file.Provider(path), yaml.Parser()); err != nil {
+		if err := k.Load(file.Provider(path), oneDocumentYAML{yaml.Parser()}); err != nil {
 			return nil, fmt.Errorf("config file %s: %w", path, err)
 		}
 	}

@@ -204,6 +204,9 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "batch delay too long", yaml: "data:\n  batchDelay: 5s\n", want: "data.batchDelay"},
 		{name: "empty data dir", args: []string{"--data-dir", ""}, want: "data.dir"},
 		{name: "malformed yaml", yaml: "embedded: [unclosed\n", want: "contracts.yaml"},
+		{name: "yaml with trailing garbage", yaml: "{log: {level: debug}}\n{{{\n", want: "contracts.yaml: text after the first YAML document"},
+		{name: "second yaml document", yaml: "log:\n  level: debug\n---\nlog:\n  level: error\n", want: "contracts.yaml: a second YAML document"},
+		{name: "empty second yaml document", yaml: "log:\n  level: debug\n---\n", want: "contracts.yaml: a second YAML document"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
