@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -65,6 +66,9 @@ type AdminConfig struct {
 	Listen string    `koanf:"listen"`
 	Token  string    `koanf:"token"`
 	TLS    TLSConfig `koanf:"tls"`
+	// AllowedHosts are names (or addresses) the listener answers to besides
+	// loopback and its own address, e.g. a LAN name of the console.
+	AllowedHosts []string `koanf:"allowedHosts"`
 }
 
 // HTTPConfig holds the server time-outs shared by all listeners.
@@ -158,7 +162,7 @@ func DefaultConfig() Config {
 		Data:      DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond},
 		Embedded:  ListenerConfig{Listen: ":8080", BaseURL: "http://localhost:8080"},
 		Key:       ListenerConfig{Listen: ":8081", BaseURL: "http://localhost:8081"},
-		Admin:     AdminConfig{Listen: "127.0.0.1:8082"},
+		Admin:     AdminConfig{Listen: "127.0.0.1:8082", AllowedHosts: []string{}},
 		HTTP:      HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second},
 		Signing:   SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
 		SMS:       SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
@@ -192,19 +196,23 @@ func LoadConfig(fs *pflag.FlagSet) (*Config, error) {
 	if err := k.Load(structs.Provider(DefaultConfig(), "koanf"), nil); err != nil {
 		return nil, err
 	}
-	known := map[string]string{}
+	known, lists := map[string]string{}, map[string]bool{}
 	for _, key := range k.Keys() {
 		known[strings.ToLower(key)] = key
+		lists[key] = reflect.ValueOf(k.Get(key)).Kind() == reflect.Slice
 	}
 	if path, _ := fs.GetString("config"); path != "" {
 		if err := k.Load(file.Provider(path), oneDocumentYAML{yaml.Parser()}); err != nil {
 			return nil, fmt.Errorf("config file %s: %w", path, err)
 		}
 	}
-	// Unknown CONTRACTS_ variables are ignored: tools share the prefix.
+	// Unknown CONTRACTS_ variables are ignored: tools share the prefix. A
+	// list is written comma- or space-separated.
 	err := k.Load(env.ProviderWithValue("CONTRACTS_", ".", func(name, value string) (string, any) {
 		key := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(name, "CONTRACTS_")), "__", ".")
-		if canon, ok := known[key]; ok {
+		if canon, ok := known[key]; ok && lists[canon] {
+			return canon, strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' })
+		} else if ok {
 			return canon, value
 		}
 		if strings.HasPrefix(key, "sms.http.headers.") {
@@ -328,7 +336,7 @@ func (c *Config) Validate() error {
 	if c.Secrets.MasterKey != "" && len(c.Secrets.MasterKey) < 32 {
 		return fmt.Errorf("config: secrets.masterKey: at least 32 characters")
 	}
-	return nil
+	return c.Admin.validate()
 }
 
 // DBPath is the database file inside the data directory.

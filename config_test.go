@@ -152,6 +152,26 @@ func TestConfigEnvironmentMapping(t *testing.T) {
 	}
 }
 
+// TestConfigAdminHosts: admin.allowedHosts from YAML or from the
+// environment (comma- or space-separated), and a token of 32 characters.
+func TestConfigAdminHosts(t *testing.T) {
+	token := strings.Repeat("t", 32)
+	cfg, err := loadConfigWith(t, "admin:\n  token: "+token+"\n  allowedHosts: [console.lan, \"10.0.0.5\", \"[fe80::1]\"]\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Admin.Token != token || !reflect.DeepEqual(cfg.Admin.AllowedHosts, []string{"console.lan", "10.0.0.5", "[fe80::1]"}) {
+		t.Fatalf("admin from YAML: %+v", cfg.Admin)
+	}
+	cfg, err = loadConfigWith(t, "", map[string]string{"CONTRACTS_ADMIN__ALLOWEDHOSTS": "console.lan, office-pc.local  my_host"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cfg.Admin.AllowedHosts, []string{"console.lan", "office-pc.local", "my_host"}) {
+		t.Fatalf("admin.allowedHosts from the environment: %q", cfg.Admin.AllowedHosts)
+	}
+}
+
 func TestConfigFlags(t *testing.T) {
 	dir := t.TempDir()
 	cfg, err := loadConfigWith(t, "", nil, "--data-dir", dir, "--key-listen", "127.0.0.1:0",
@@ -204,6 +224,10 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "batch delay too long", yaml: "data:\n  batchDelay: 5s\n", want: "data.batchDelay"},
 		{name: "empty data dir", args: []string{"--data-dir", ""}, want: "data.dir"},
 		{name: "malformed yaml", yaml: "embedded: [unclosed\n", want: "contracts.yaml"},
+		{name: "short admin token in env", env: map[string]string{"CONTRACTS_ADMIN__TOKEN": "admin"}, want: "admin.token: at least 32 characters"},
+		{name: "admin token of 31 characters", yaml: "admin:\n  token: " + strings.Repeat("t", 31) + "\n", want: "admin.token"},
+		{name: "allowed host with a scheme", yaml: "admin:\n  allowedHosts: [\"http://console.lan\"]\n", want: "admin.allowedHosts"},
+		{name: "allowed host with a port", env: map[string]string{"CONTRACTS_ADMIN__ALLOWEDHOSTS": "ok.lan,console.lan:8082"}, want: `admin.allowedHosts: "console.lan:8082"`},
 		{name: "yaml with trailing garbage", yaml: "{log: {level: debug}}\n{{{\n", want: "contracts.yaml: text after the first YAML document"},
 		{name: "second yaml document", yaml: "log:\n  level: debug\n---\nlog:\n  level: error\n", want: "contracts.yaml: a second YAML document"},
 		{name: "empty second yaml document", yaml: "log:\n  level: debug\n---\n", want: "contracts.yaml: a second YAML document"},

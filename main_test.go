@@ -498,9 +498,29 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	data := filepath.Join(dir, "data")
 	args := []string{"serve", "--demo", "--data-dir", data, "--embedded-listen", "127.0.0.1:0",
 		"--key-listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"}
-	p := startContracts(t, dir, nil, args...)
+	env := []string{"CONTRACTS_ADMIN__ALLOWEDHOSTS=console.lan,office-pc"}
+	p := startContracts(t, dir, env, args...)
 	addrs := p.listening(t)
 	admin := "http://" + addrs["admin"]
+
+	// A page whose name is re-pointed at 127.0.0.1 cannot read /demo or
+	// /metrics; names in admin.allowedHosts can.
+	_, port, _ := net.SplitHostPort(addrs["admin"])
+	for host, want := range map[string]int{"rebound.example:" + port: 421, "rebound.example": 421, "console.lan.example": 421,
+		"console.lan:" + port: 200, "office-pc": 200, "localhost:" + port: 200} {
+		for _, path := range []string{"/demo", "/metrics"} {
+			req, _ := http.NewRequest("GET", admin+path, nil)
+			req.Host = host
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("GET %s with Host %s: %d, want %d", path, host, resp.StatusCode, want)
+			}
+		}
+	}
 	out := p.waitStdout(t, "webhookSecret: ")
 	appID, appSecret, apiKey, hookSecret := field(t, out, "appId"), field(t, out, "appSecret"), field(t, out, "apiKey"), field(t, out, "webhookSecret")
 	if !strings.HasPrefix(apiKey, "ck_") || !strings.HasPrefix(hookSecret, "whsec_") || len(appSecret) < 40 {
