@@ -334,7 +334,22 @@ func TestServeEndToEnd(t *testing.T) {
 	if status, body := httpCall(t, "GET", admin+"/healthz", "", "", ""); status != 200 || !strings.Contains(body, `"ok"`) {
 		t.Fatalf("/healthz: %d %s", status, body)
 	}
-	if status, body := httpCall(t, "GET", admin+"/readyz", "", "", ""); status != 200 || !strings.Contains(body, `"ready"`) {
+	// Without --demo on the console SMS provider: a loud warning at start
+	// and in /readyz, which stays 200.
+	warned := false
+	for _, l := range logLines(p.stderr.String(), consoleSMSWarning(t)) {
+		warned = warned || l["level"] == "warn"
+	}
+	if !warned {
+		t.Fatalf("no WARN line saying codes go to the log:\n%s", p.stderr.String())
+	}
+	var ready struct {
+		Status   string
+		Warnings []string
+	}
+	status, body := httpCall(t, "GET", admin+"/readyz", "", "", "")
+	if json.Unmarshal([]byte(body), &ready); status != 200 || ready.Status != "ready" || len(ready.Warnings) != 1 ||
+		!strings.Contains(ready.Warnings[0], "printed to this log") || !strings.Contains(ready.Warnings[0], "sms.provider: http") {
 		t.Fatalf("/readyz: %d %s", status, body)
 	}
 	status, metrics := httpCall(t, "GET", admin+"/metrics", "", "", "")
@@ -366,7 +381,7 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tpl struct{ ID string }
-	status, body := httpCall(t, "POST", admin+"/admin/v1/templates", token, "application/yaml", string(tplYAML))
+	status, body = httpCall(t, "POST", admin+"/admin/v1/templates", token, "application/yaml", string(tplYAML))
 	if json.Unmarshal([]byte(body), &tpl); status != 200 || tpl.ID == "" {
 		t.Fatalf("template: %d %s", status, body)
 	}
@@ -493,6 +508,16 @@ func TestServeRefusesBusyPort(t *testing.T) {
 	db.Close()
 }
 
+// consoleSMSWarning is the start-up warning of the console SMS provider.
+func consoleSMSWarning(t *testing.T) string {
+	t.Helper()
+	w := startupWarnings(&Config{SMS: SMSConfig{Provider: "console"}}, false)
+	if len(w) != 1 {
+		t.Fatalf("start-up warnings of the console provider: %q", w)
+	}
+	return w[0]
+}
+
 func TestServeDemoOnceAndRestore(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
@@ -503,6 +528,13 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	addrs := p.listening(t)
 	admin := "http://" + addrs["admin"]
 
+	// The demo prints codes to the log on purpose: no warning.
+	if status, body := httpCall(t, "GET", admin+"/readyz", "", "", ""); status != 200 || body != `{"status":"ready"}`+"\n" {
+		t.Fatalf("/readyz with --demo: %d %q", status, body)
+	}
+	if strings.Contains(p.stderr.String(), consoleSMSWarning(t)) {
+		t.Fatalf("--demo warned of the console provider:\n%s", p.stderr.String())
+	}
 	// A page whose name is re-pointed at 127.0.0.1 cannot read /demo or
 	// /metrics; names in admin.allowedHosts can.
 	_, port, _ := net.SplitHostPort(addrs["admin"])

@@ -61,6 +61,7 @@ type appliance struct {
 	listeners []*server.Listener
 	workers   []worker
 	now       signflow.TimeSource
+	warnings  []string // said at start-up and by /readyz
 }
 
 // startAppliance opens the data, builds every component and starts them;
@@ -68,7 +69,11 @@ type appliance struct {
 func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *appliance, err error) {
 	// a is not the named result: "return nil, err" must not nil it before
 	// the deferred clean-up below runs.
-	a := &appliance{cfg: cfg, log: newLogger(cfg.Log, logOut), metrics: server.NewMetrics(), now: time.Now}
+	a := &appliance{cfg: cfg, log: newLogger(cfg.Log, logOut), metrics: server.NewMetrics(), now: time.Now,
+		warnings: startupWarnings(cfg, demo)}
+	for _, w := range a.warnings {
+		a.log.Warn().Msg(w)
+	}
 	if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data.dir: %w", err)
 	}
@@ -156,6 +161,17 @@ func (a *appliance) stop() error {
 	return first
 }
 
+// startupWarnings are the settings that work but should not stay as they
+// are on an appliance in use.
+func startupWarnings(cfg *Config, demo bool) []string {
+	var w []string
+	if cfg.SMS.Provider == "console" && !demo {
+		w = append(w, "sms.provider is console: no SMS is sent and every code is printed to this log; "+
+			"to send codes through an SMS gateway set sms.provider: http and sms.http.url (CONTRACTS_SMS__PROVIDER, CONTRACTS_SMS__HTTP__URL)")
+	}
+	return w
+}
+
 func (a *appliance) smsSender() signflow.SMSSender {
 	if a.cfg.SMS.Provider == "http" {
 		return sms.NewHTTP(a.cfg.SMS.HTTP.URL, a.cfg.SMS.HTTP.Headers, a.cfg.SMS.HTTP.Timeout)
@@ -207,7 +223,8 @@ func (d routeDeps) admin() *echo.Echo {
 	e := server.NewEcho("admin", d.a.log, d.a.metrics, true)
 	e.Use(admin.HostCheck(d.a.cfg.Admin.Listen, d.a.cfg.Admin.AllowedHosts))
 	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db, Token: d.adminToken, Metrics: d.a.metrics,
-		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }, Redelivered: d.pool.Redelivered})
+		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }, Redelivered: d.pool.Redelivered,
+		Warnings: d.a.warnings})
 	if d.demo {
 		appID, _ := d.a.db.Meta(demoMarker)
 		demo.Register(e, demo.Deps{Service: d.a.svc, AppID: appID, EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, ServiceName: d.a.cfg.Service.Name})

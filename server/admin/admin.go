@@ -29,6 +29,9 @@ type Deps struct {
 	Ready   func() error
 	// Redelivered is told when a delivery is queued again, to wake the workers.
 	Redelivered func()
+	// Warnings are settings that work but need the operator's attention;
+	// /readyz lists them and stays 200.
+	Warnings []string
 }
 
 type handler struct{ Deps }
@@ -73,7 +76,13 @@ func (h *handler) ready(c echo.Context) error {
 			return signflow.Errorf(signflow.EUNAVAILABLE, "Not ready: %s", err.Error())
 		}
 	}
-	return server.JSON(c, http.StatusOK, map[string]string{"status": "ready"})
+	return server.JSON(c, http.StatusOK, readiness{Status: "ready", Warnings: h.Warnings})
+}
+
+// readiness is the answer of /readyz.
+type readiness struct {
+	Status   string   `json:"status"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (h *handler) createOwner(c echo.Context) error {

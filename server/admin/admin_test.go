@@ -310,6 +310,25 @@ func TestAdminHealthAndMetrics(t *testing.T) {
 	}
 }
 
+// A warning keeps /readyz at 200 and is listed in its body.
+func TestAdminReadyWarnings(t *testing.T) {
+	w := fixture.New(t, signflow.Options{})
+	m := server.NewMetrics()
+	e := server.NewEcho("admin", zerolog.New(io.Discard), m, true)
+	admin.Register(e, admin.Deps{Service: w.Service, DB: w.DB, Token: adminToken, Metrics: m, Warnings: []string{"codes go to the log"}})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || string(data) != `{"status":"ready","warnings":["codes go to the log"]}`+"\n" {
+		t.Fatalf("/readyz with a warning: %d %s", resp.StatusCode, data)
+	}
+}
+
 // TestAdminRefusals: every bad call gets its status and a reason, and
 // leaves the database exactly as it was.
 func TestAdminRefusals(t *testing.T) {
