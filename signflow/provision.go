@@ -2,7 +2,6 @@ package signflow
 
 import (
 	"crypto/subtle"
-	"net/url"
 	"time"
 )
 
@@ -100,9 +99,8 @@ func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 		}
 	}
 	if in.WebhookURL != "" {
-		u, err := url.Parse(in.WebhookURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return Errorf(EINVALID, "webhookUrl: must be an absolute http or https URL")
+		if err := checkWebhookURL(in.WebhookURL); err != nil {
+			return err
 		}
 	}
 	for _, ev := range in.WebhookEvents {

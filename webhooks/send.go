@@ -8,9 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"contracts/signflow"
@@ -43,12 +46,26 @@ func newHeaderNames(name string) headerNames {
 }
 
 // newClient times out each attempt and does not follow redirects: only a
-// 2xx from the configured address counts.
+// 2xx from the configured address counts. It connects only to addresses
+// that signflow.WebhookAddrRefused allows, judged after the name resolves.
 func newClient(opt Options) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseTarget}).DialContext
 	t.MaxIdleConnsPerHost = opt.Workers
 	return &http.Client{Transport: t, Timeout: opt.AttemptTimeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// refuseTarget runs before each connection, on the resolved address.
+func refuseTarget(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("refused: cannot check the address %q", address)
+	}
+	if why := signflow.WebhookAddrRefused(ap.Addr()); why != "" {
+		return fmt.Errorf("refused: %s; webhooks are not sent there", why)
+	}
+	return nil
 }
 
 // result is one attempt at one row, on its way to the delivery log.

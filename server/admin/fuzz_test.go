@@ -54,7 +54,10 @@ func FuzzAdminRequest(f *testing.F) {
 		3: {`{"name":"Shop","ownerIn":"` + fixture.OwnerIN + `","scopes":["CONTRACTS_READ","CONTRACTS_WRITE"],"allTemplates":true,` +
 			`"webhookUrl":"https://shop.example/hook","webhookEvents":["CONTRACT_CREATED"],"expiresAt":"2030-01-01T00:00:00Z"}`,
 			`{"name":"Shop","ownerIn":"` + fixture.OwnerIN + `","scopes":["NOPE"],"templateIds":["x"],"webhookUrl":"ftp://x"}`,
-			`{"expiresAt":"tomorrow"}`},
+			`{"expiresAt":"tomorrow"}`,
+			`{"name":"Shop","ownerIn":"` + fixture.OwnerIN + `","scopes":["CONTRACTS_READ"],"allTemplates":true,"webhookUrl":"http://169.254.169.254/latest/"}`,
+			`{"name":"Shop","ownerIn":"` + fixture.OwnerIN + `","scopes":["CONTRACTS_READ"],"allTemplates":true,"webhookUrl":"http://[fe80::1%25eth0]:9/"}`,
+			`{"name":"Shop","ownerIn":"` + fixture.OwnerIN + `","scopes":["CONTRACTS_READ"],"allTemplates":true,"webhookUrl":"http://0xa9fea9fe/"}`},
 		4: {`{"name":"ERP","ownerIn":"` + fixture.OwnerIN + `","scopes":["CONTRACTS_READ"],"templateIds":["` + w.Template.ID + `"]}`,
 			`{"name":"ERP","ownerIn":"` + fixture.OwnerIN + `","scopes":["CONTRACTS_READ"],"allTemplates":true,"webhookEvents":["CONTRACT_CREATED"]}`},
 	}
