@@ -122,7 +122,10 @@ func TestReadContract(t *testing.T) {
 			`"createdBy":{"firstName":null,"lastName":null,"legalName":"Alpha Savdo MChJ","type":"COMPANY"}`,
 			`"position":2`, `"value":"Toshkent"`, `"documentId":"` + id + `"`, `"keyName":"deliveryAddress"`, `"deleted":false`,
 			`"createdDate":"` + e.at(0) + `"`, `"lastModifiedDate":"` + e.at(0) + `"`},
-			not: []string{"phone", "998", "passport", "version", "products", "hash", `"deleted":true`}},
+			// The parties' phones (the customer's and the owner's, as stored)
+			// are never shown; ids may contain any digits, so look for the
+			// numbers themselves.
+			not: []string{"phone", "998901234567", "998712000000", "passport", "version", "products", "hash", `"deleted":true`}},
 		{name: "unregistered party is null", method: "GET", path: "/v1/contracts/" + unregistered, key: e.KeyA.Secret, status: 200,
 			want: []string{`"buyer":null`, `"buyerIn":"` + fixture.UnknownIN + `"`}},
 		{name: "another owner's contract", method: "GET", path: "/v1/contracts/" + theirs, key: e.KeyA.Secret, status: 403,
