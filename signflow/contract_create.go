@@ -132,6 +132,12 @@ func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, 
 	if !t.CurrencyAllowed(c.Currency) {
 		return nil, Errorf(EINVALID, "currency: %s is not enabled for this template", c.Currency)
 	}
+	if err := checkMoney(in.Price, "price"); err != nil {
+		return nil, err
+	}
+	if err := checkMoney(in.InitialPayment, "initialPayment"); err != nil {
+		return nil, err
+	}
 	if in.InitialPayment != 0 && !t.InitialPaymentEnabled {
 		return nil, Errorf(EINVALID, "initialPayment: the template has no initial payment")
 	}
@@ -164,63 +170,6 @@ func checkWitnesses(t *Template, ids []string) error {
 		if uuid.Validate(id) != nil {
 			return Errorf(EINVALID, "witnessIds: %q is not a UUID", id)
 		}
-	}
-	return nil
-}
-
-func addPayments(c *Contract, t *Template, payments []Payment) error {
-	if len(payments) > 0 && !t.PaymentScheduleEnabled {
-		return Errorf(EINVALID, "payments: the template has no payment schedule")
-	}
-	if len(payments) > MaxPayments {
-		return Errorf(EINVALID, "payments: at most %d", MaxPayments)
-	}
-	for i, p := range payments {
-		if p.Amount <= 0 || p.PaymentDate.IsZero() {
-			return Errorf(EINVALID, "payments[%d]: amount above 0 and paymentDate are required", i)
-		}
-		c.Payments = append(c.Payments, Payment{Amount: p.Amount, PaymentDate: UTC(p.PaymentDate)})
-	}
-	return nil
-}
-
-func addProducts(c *Contract, t *Template, products []Product) error {
-	if len(products) > 0 && !t.ProductEnabled {
-		return Errorf(EINVALID, "products: the template has no products")
-	}
-	if len(products) == 0 && t.ProductRequired {
-		return Errorf(EINVALID, "products: required by the template")
-	}
-	if len(products) > MaxProducts {
-		return Errorf(EINVALID, "products: at most %d", MaxProducts)
-	}
-	for i, p := range products {
-		p.Name = strings.TrimSpace(p.Name)
-		if p.Name == "" || len(p.Name) > 500 {
-			return Errorf(EINVALID, "products[%d].name: required, at most 500 characters", i)
-		}
-		if p.Unit == "" {
-			p.Unit = "DONA"
-		}
-		if !contains(Units, p.Unit) {
-			return Errorf(EINVALID, "products[%d].unit: must be one of DONA, KG, LITR", i)
-		}
-		if !(p.Quantity > 0 && p.Quantity < 1e9) {
-			return Errorf(EINVALID, "products[%d].quantity: must be above 0", i)
-		}
-		want := lineAmount(p.Price, p.Quantity)
-		if p.Amount == 0 {
-			p.Amount = want
-		} else if d := p.Amount - want; d > 1 || d < -1 {
-			return Errorf(EINVALID, "products[%d].amount: must equal price × quantity", i)
-		}
-		for k := range p.Values {
-			if f := t.FieldByKey(k); f == nil || !f.ProductField {
-				return Errorf(EINVALID, "products[%d].values: %q is not a product field of the template", i, k)
-			}
-		}
-		p.ID, p.DeliveryAt = NewID(), utcPtr(p.DeliveryAt)
-		c.Products = append(c.Products, p)
 	}
 	return nil
 }

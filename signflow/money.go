@@ -2,13 +2,29 @@ package signflow
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 )
 
-// maxMoney bounds amounts so that sums of 1,000 products cannot overflow.
-const maxMoney = int64(1e15)
+// MaxMoney is the largest money value, in minor units, anywhere in a
+// contract: a price, an initial payment, a payment, a product line (price ×
+// quantity) and the sum of the products or of the payments. 10^15 minor
+// units (ten trillion in major units) leave int64 headroom for every sum a
+// page or a PDF makes (9,000 such values), and float64 holds every value up
+// to it exactly.
+const MaxMoney = int64(1e15)
+
+// maxMoneyText states MaxMoney for both interfaces' callers, who speak
+// major and minor units.
+var maxMoneyText = fmt.Sprintf("%d.00 (%d in minor units)", MaxMoney/100, MaxMoney)
+
+// MaxNumberLen is the longest text of a money number accepted. Longer
+// numbers, and numbers with an exponent, are refused before any parsing:
+// exact decimal parsing of a megabyte of digits takes seconds of CPU.
+const MaxNumberLen = 24
 
 // MinorFromMajor parses a major-unit decimal with at most two fraction
 // digits ("1500", "1500.5", "1500.25") into minor units.
@@ -17,19 +33,47 @@ func MinorFromMajor(n json.Number, field string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
+	if err := plainNumber(s, field); err != nil {
+		return 0, err
+	}
 	if v, ok := plainMinor(s); ok {
 		return v, nil
 	}
 	r, ok := new(big.Rat).SetString(s)
-	if !ok || len(s) > 40 || !r.Mul(r, big.NewRat(100, 1)).IsInt() {
+	if !ok || !r.Mul(r, big.NewRat(100, 1)).IsInt() {
 		return 0, Errorf(EINVALID, "%s: must be a number with at most 2 decimal places", field)
 	}
 	return boundedMoney(r.Num(), field)
 }
 
+// MinorFromInteger parses a minor-unit amount, which must be whole.
+func MinorFromInteger(n json.Number, field string) (int64, error) {
+	s := string(n)
+	if s == "" {
+		return 0, nil
+	}
+	if err := plainNumber(s, field); err != nil {
+		return 0, err
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || !r.IsInt() {
+		return 0, Errorf(EINVALID, "%s: must be a whole number of minor units", field)
+	}
+	return boundedMoney(r.Num(), field)
+}
+
+// plainNumber refuses, by its text alone, a number too long or written
+// with an exponent; it runs before any parsing.
+func plainNumber(s, field string) error {
+	if len(s) > MaxNumberLen || strings.ContainsAny(s, "eE") {
+		return Errorf(EINVALID, "%s: must be a plain number of at most %d characters, without an exponent", field, MaxNumberLen)
+	}
+	return nil
+}
+
 // plainMinor is the fast path of MinorFromMajor for the usual form
 // "123", "123.4" or "123.45" within the money bound; anything else (signs,
-// exponents, more digits) goes the exact big.Rat way.
+// more digits) goes the exact big.Rat way.
 func plainMinor(s string) (int64, bool) {
 	whole, frac, dot := s, "", false
 	for i := 0; i < len(s); i++ {
@@ -53,27 +97,26 @@ func plainMinor(s string) (int64, bool) {
 	for i := len(frac); i < 2; i++ {
 		v *= 10
 	}
-	return v, v <= maxMoney
-}
-
-// MinorFromInteger parses a minor-unit amount, which must be whole.
-func MinorFromInteger(n json.Number, field string) (int64, error) {
-	s := string(n)
-	if s == "" {
-		return 0, nil
-	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok || !r.IsInt() {
-		return 0, Errorf(EINVALID, "%s: must be a whole number of minor units", field)
-	}
-	return boundedMoney(r.Num(), field)
+	return v, v <= MaxMoney
 }
 
 func boundedMoney(v *big.Int, field string) (int64, error) {
-	if !v.IsInt64() || v.Int64() < 0 || v.Int64() > maxMoney {
-		return 0, Errorf(EINVALID, "%s: must be between 0 and %d", field, maxMoney)
+	if !v.IsInt64() {
+		return 0, errMoneyRange(field)
 	}
-	return v.Int64(), nil
+	return v.Int64(), checkMoney(v.Int64(), field)
+}
+
+// checkMoney refuses an amount outside 0 to MaxMoney, whatever its source.
+func checkMoney(v int64, field string) error {
+	if v < 0 || v > MaxMoney {
+		return errMoneyRange(field)
+	}
+	return nil
+}
+
+func errMoneyRange(field string) error {
+	return Errorf(EINVALID, "%s: must be between 0 and %s", field, maxMoneyText)
 }
 
 // MajorNumber renders minor units as a major-unit JSON number.
@@ -84,5 +127,13 @@ func MajorNumber(minor int64) json.Number {
 // MinorNumber renders minor units as a JSON number.
 func MinorNumber(minor int64) json.Number { return json.Number(strconv.FormatInt(minor, 10)) }
 
-// lineAmount is price × quantity, rounded to a minor unit.
-func lineAmount(price int64, qty float64) int64 { return int64(math.Round(float64(price) * qty)) }
+// lineAmount is price × quantity, rounded to a minor unit; ok is false when
+// it exceeds MaxMoney (the product is computed in float64, where a price up
+// to MaxMoney times a quantity below 10^9 cannot overflow).
+func lineAmount(price int64, qty float64) (int64, bool) {
+	v := math.Round(float64(price) * qty)
+	if !(v >= 0 && v <= float64(MaxMoney)) {
+		return 0, false
+	}
+	return int64(v), true
+}

@@ -15,6 +15,7 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/server"
+	"contracts/signflow"
 )
 
 // NewStandard is fixture.NewStandard with a fast file: no fsync and no
@@ -97,5 +98,33 @@ func CheckJSON(t *testing.T, a Answer, what string) {
 	Check(t, a, what)
 	if a.Status == http.StatusOK && !json.Valid(a.Body) {
 		t.Fatalf("%s: 200 with a body that is not JSON: %.300s", what, a.Body)
+	}
+}
+
+// CheckStoredMoney fails the test unless every money value of the stored
+// contract id, and the sums of its products and of its payments, lie
+// within 0 and signflow.MaxMoney: nothing accepted may wrap around.
+func CheckStoredMoney(t *testing.T, w *fixture.Standard, id string) {
+	t.Helper()
+	var c *signflow.Contract
+	if err := w.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err }); err != nil {
+		t.Fatalf("read back %s: %v", id, err)
+	}
+	in := func(v int64) bool { return v >= 0 && v <= signflow.MaxMoney }
+	var products, payments int64
+	for _, p := range c.Products {
+		if !in(p.Price) || !in(p.Amount) {
+			t.Fatalf("stored product price %d amount %d", p.Price, p.Amount)
+		}
+		products += p.Amount
+	}
+	for _, p := range c.Payments {
+		if !in(p.Amount) {
+			t.Fatalf("stored payment %d", p.Amount)
+		}
+		payments += p.Amount
+	}
+	if !in(c.Price) || !in(c.InitialPayment) || !in(products) || !in(payments) {
+		t.Fatalf("stored price %d, initial payment %d, products %d, payments %d", c.Price, c.InitialPayment, products, payments)
 	}
 }

@@ -86,6 +86,7 @@ func FuzzEmbeddedContract(f *testing.F) {
 		if read.Status != http.StatusOK {
 			t.Fatalf("the created contract reads %d: %s", read.Status, read.Body)
 		}
+		fuzzcheck.CheckStoredMoney(t, w.Standard, out.ID)
 	})
 }
 
@@ -104,6 +105,13 @@ func contractSeeds(templateID string) []string {
 		`{"templateId":null,"price":null,"values":null,"products":[null],"payments":[{}]}`,
 		`{"price":-92233720368547758.08}`,
 		`[]`, `null`, `{}`, `{"a":1}{"b":2}`, ``, `{"values":[{"position":99999999999}]}`,
+		// Hostile numbers: a long price, exponents, a line and sums past the money maximum.
+		`{"templateId":"` + templateID + `","buyerIn":"` + fixture.CustomerIN + `","price":` + strings.Repeat("9", 4096) + `}`,
+		`{"templateId":"` + templateID + `","buyerIn":"` + fixture.CustomerIN + `","price":1E3,"initialPayment":1e-3}`,
+		`{"templateId":"` + templateID + `","buyerIn":"` + fixture.CustomerIN + `","price":1,"products":[{"name":"TV","price":10000000000000,"quantity":10000}]}`,
+		`{"templateId":"` + templateID + `","buyerIn":"` + fixture.CustomerIN + `","price":1,"products":[{"name":"A","price":10000000000000,"quantity":1},` +
+			`{"name":"B","price":10000000000000,"quantity":1}],"payments":[{"amount":10000000000000,"paymentDate":"2027-01-01"},` +
+			`{"amount":0.01,"paymentDate":"2027-01-02"}]}`,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"contracts/internal/fixture"
@@ -57,6 +58,12 @@ func FuzzKeyContract(f *testing.F) {
 		`{"templateId":"` + tpl + `","buyerIn":"` + fixture.CustomerIN + `","price":9223372036854775808}`,
 		`{"templateId":"` + tpl + `","buyerIn":"` + fixture.CustomerIN + `","price":-1,"values":[{"templateId":"other"}]}`,
 		`{"price":"100"}`, `{"products":[{"quantity":"x"}]}`, `[1,2]`, `"x"`, `{`, ``,
+		// Hostile numbers: a long price, exponents, a line and sums past the money maximum.
+		`{"templateId":"` + tpl + `","buyerIn":"` + fixture.CustomerIN + `","price":` + strings.Repeat("9", 4096) + `}`,
+		`{"templateId":"` + tpl + `","buyerIn":"` + fixture.CustomerIN + `","price":15E4,"initialPayment":1e-3}`,
+		`{"templateId":"` + tpl + `","buyerIn":"` + fixture.CustomerIN + `","price":1,"products":[{"name":"TV","price":1000000000000000,"quantity":10000}]}`,
+		`{"templateId":"` + tpl + `","buyerIn":"` + fixture.CustomerIN + `","price":1,"products":[{"name":"A","price":1000000000000000,"quantity":1},` +
+			`{"name":"B","price":1,"quantity":1}],"payments":[{"amount":1000000000000000,"paymentDate":"2027-01-01"},{"amount":1,"paymentDate":"2027-01-02"}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -75,6 +82,7 @@ func FuzzKeyContract(f *testing.F) {
 		if read.Status != http.StatusOK {
 			t.Fatalf("the created contract reads %d: %s", read.Status, read.Body)
 		}
+		fuzzcheck.CheckStoredMoney(t, w.Standard, out.ID)
 	})
 }
 

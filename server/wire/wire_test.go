@@ -49,7 +49,7 @@ func TestAmountMajor(t *testing.T) {
 		Price Amount `json:"price"`
 	}
 	for in, want := range map[string]int64{`{"price":1500.25}`: 150025, `{"price":0}`: 0, `{"price":null}`: 0, `{}`: 0,
-		`{"price":1e3}`: 100000, `{"price":12.5}`: 1250} {
+		`{"price":12.5}`: 1250, `{"price":100000000000.00}`: 10000000000000} {
 		var b body
 		if err := server.Decode([]byte(in), &b); err != nil {
 			t.Errorf("%s: %v", in, err)
@@ -60,15 +60,19 @@ func TestAmountMajor(t *testing.T) {
 		}
 	}
 	for in, msg := range map[string]string{
-		`{"price":"12"}`:    "price: must be a number, not string",
-		`{"price":true}`:    "price: must be a number, not bool",
-		`{"price":{}}`:      "price: must be a number, not object",
-		`{"price":[1]}`:     "price: must be a number, not array",
-		`{"price":1.001}`:   "price: must be a number with at most 2 decimal places",
-		`{"price":-0.5}`:    "price: must be between 0 and",
-		`{"price":1e16}`:    "price: must be between 0 and",
-		`{"price":1e-400}`:  "price: must be a number with at most 2 decimal places",
-		`{"price":100.000}`: "",
+		`{"price":"12"}`:                      "price: must be a number, not string",
+		`{"price":true}`:                      "price: must be a number, not bool",
+		`{"price":{}}`:                        "price: must be a number, not object",
+		`{"price":[1]}`:                       "price: must be a number, not array",
+		`{"price":1.001}`:                     "price: must be a number with at most 2 decimal places",
+		`{"price":-0.5}`:                      "price: must be between 0 and",
+		`{"price":1e16}`:                      "price: must be a plain number of at most 24 characters, without an exponent",
+		`{"price":1e-400}`:                    "price: must be a plain number of at most 24 characters, without an exponent",
+		`{"price":1E3}`:                       "price: must be a plain number of at most 24 characters, without an exponent",
+		`{"price":10000000000000.01}`:         "price: must be between 0 and",
+		`{"price":0.0000000000000000000001}`:  "price: must be a number with at most 2 decimal places",
+		`{"price":0.00000000000000000000001}`: "price: must be a plain number of at most 24 characters",
+		`{"price":100.000}`:                   "",
 	} {
 		var b body
 		err := server.Decode([]byte(in), &b)
@@ -100,12 +104,16 @@ func TestAmountMinor(t *testing.T) {
 		{`{"price": 0}`, 0, ""},
 		{`{"price": null}`, 0, ""},
 		{`{}`, 0, ""},
-		{`{"price": 1.5e5}`, 150000, ""},
+		{`{"price": 1.5e5}`, 0, "price: must be a plain number of at most 24 characters, without an exponent"},
+		{`{"price": 1000000000000000}`, 1000000000000000, ""},
+		{`{"price": 1000000000000001}`, 0, "price: must be between 0 and 10000000000000.00 (1000000000000000 in minor units)"},
+		{`{"price": 1000000000000000.000000000}`, 0, "price: must be a plain number of at most 24 characters"},
 		{`{"price": 150000.0}`, 150000, ""},
 		{`{"price": 1500.5}`, 0, "price: must be a whole number of minor units"},
-		{`{"price": 1e-2}`, 0, "price: must be a whole number of minor units"},
+		{`{"price": 1e-2}`, 0, "price: must be a plain number of at most 24 characters, without an exponent"},
+		{`{"price": 0.01}`, 0, "price: must be a whole number of minor units"},
 		{`{"price": -100}`, 0, "price: must be between 0"},
-		{`{"price": 1e30}`, 0, "price: must be between 0"},
+		{`{"price": 1e30}`, 0, "price: must be a plain number of at most 24 characters, without an exponent"},
 		{`{"price": "100"}`, 0, "price: must be a number, not string"},
 		{`{"price": true}`, 0, "price: must be a number, not bool"},
 		{`{"price": [1]}`, 0, "price: must be a number, not array"},

@@ -1,0 +1,87 @@
+package signflow
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The money lines of a contract: its payment schedule and its goods, each
+// amount and each sum within MaxMoney.
+
+func addPayments(c *Contract, t *Template, payments []Payment) error {
+	if len(payments) > 0 && !t.PaymentScheduleEnabled {
+		return Errorf(EINVALID, "payments: the template has no payment schedule")
+	}
+	if len(payments) > MaxPayments {
+		return Errorf(EINVALID, "payments: at most %d", MaxPayments)
+	}
+	var total int64
+	for i, p := range payments {
+		if p.Amount <= 0 || p.PaymentDate.IsZero() {
+			return Errorf(EINVALID, "payments[%d]: amount above 0 and paymentDate are required", i)
+		}
+		if err := checkMoney(p.Amount, fmt.Sprintf("payments[%d].amount", i)); err != nil {
+			return err
+		}
+		// Each amount is within MaxMoney, so the sum cannot wrap before this check.
+		if total += p.Amount; total > MaxMoney {
+			return Errorf(EINVALID, "payments: the amounts must add up to at most %s", maxMoneyText)
+		}
+		c.Payments = append(c.Payments, Payment{Amount: p.Amount, PaymentDate: UTC(p.PaymentDate)})
+	}
+	return nil
+}
+
+func addProducts(c *Contract, t *Template, products []Product) error {
+	if len(products) > 0 && !t.ProductEnabled {
+		return Errorf(EINVALID, "products: the template has no products")
+	}
+	if len(products) == 0 && t.ProductRequired {
+		return Errorf(EINVALID, "products: required by the template")
+	}
+	if len(products) > MaxProducts {
+		return Errorf(EINVALID, "products: at most %d", MaxProducts)
+	}
+	var total int64
+	for i, p := range products {
+		p.Name = strings.TrimSpace(p.Name)
+		if p.Name == "" || len(p.Name) > 500 {
+			return Errorf(EINVALID, "products[%d].name: required, at most 500 characters", i)
+		}
+		if p.Unit == "" {
+			p.Unit = "DONA"
+		}
+		if !contains(Units, p.Unit) {
+			return Errorf(EINVALID, "products[%d].unit: must be one of DONA, KG, LITR", i)
+		}
+		if !(p.Quantity > 0 && p.Quantity < 1e9) {
+			return Errorf(EINVALID, "products[%d].quantity: must be above 0", i)
+		}
+		if err := checkMoney(p.Price, fmt.Sprintf("products[%d].price", i)); err != nil {
+			return err
+		}
+		if err := checkMoney(p.Amount, fmt.Sprintf("products[%d].amount", i)); err != nil {
+			return err
+		}
+		want, ok := lineAmount(p.Price, p.Quantity)
+		if !ok {
+			return Errorf(EINVALID, "products[%d]: price × quantity must be at most %s", i, maxMoneyText)
+		}
+		if p.Amount == 0 {
+			p.Amount = want
+		} else if d := p.Amount - want; d > 1 || d < -1 {
+			return Errorf(EINVALID, "products[%d].amount: must equal price × quantity", i)
+		}
+		if total += p.Amount; total > MaxMoney {
+			return Errorf(EINVALID, "products: the amounts must add up to at most %s", maxMoneyText)
+		}
+		for k := range p.Values {
+			if f := t.FieldByKey(k); f == nil || !f.ProductField {
+				return Errorf(EINVALID, "products[%d].values: %q is not a product field of the template", i, k)
+			}
+		}
+		p.ID, p.DeliveryAt = NewID(), utcPtr(p.DeliveryAt)
+		c.Products = append(c.Products, p)
+	}
+	return nil
+}
