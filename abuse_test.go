@@ -206,42 +206,49 @@ func wantLimited(t *testing.T, a answer, what string) {
 	}
 }
 
-// TestAbuseRateLimits: the token endpoint is limited per client IP and per
-// app, and the signing page's actions per client IP, whatever the token:
-// real, wrong or unknown. Each refusal is 429 with Retry-After.
+// TestAbuseRateLimits: failures at the token endpoint are limited per
+// client IP and per app, while a correct secret always gets its token, and
+// the signing page's actions per client IP, whatever the token: real,
+// wrong or unknown. Each refusal is 429 with Retry-After.
 func TestAbuseRateLimits(t *testing.T) {
 	const perMinute = 4
 	dir := t.TempDir()
 	in := startInstance(t, dir, filepath.Join(dir, "data"),
 		"CONTRACTS_RATELIMIT__TOKENPERMINUTE="+strconv.Itoa(perMinute), "CONTRACTS_RATELIMIT__OTPPERMINUTE="+strconv.Itoa(perMinute))
-	p := provision(t, in, "") // takes one token from 127.0.0.1 and from the app
+	p := provision(t, in, "")
+	right := `{"appId":"` + p.appID + `","appSecret":"` + p.appSecret + `"}`
 
-	t.Run("token per IP", func(t *testing.T) {
+	t.Run("token failures per IP", func(t *testing.T) {
 		c := clientFrom("127.0.0.2")
 		for i := 0; i < perMinute; i++ { // wrong secrets of unknown apps count too
 			if a := do(t, c, "POST", in.embedded+"/v1/auth/token", `{"appId":"guess-`+strconv.Itoa(i)+`","appSecret":"x"}`); a.status != 401 {
 				t.Fatalf("guess %d: %d %s", i, a.status, a.body)
 			}
 		}
-		wantLimited(t, do(t, c, "POST", in.embedded+"/v1/auth/token", `{"appId":"`+p.appID+`","appSecret":"`+p.appSecret+`"}`),
-			"the right secret after the IP's limit")
+		wantLimited(t, do(t, c, "POST", in.embedded+"/v1/auth/token", `{"appId":"guess","appSecret":"x"}`), "a guess past the IP's limit")
+		if a := do(t, c, "POST", in.embedded+"/v1/auth/token", right); a.status != 200 {
+			t.Fatalf("the right secret from the limited IP: %d %s", a.status, a.body)
+		}
 		// Another address is not limited by this one.
 		if a := do(t, clientFrom("127.0.0.3"), "POST", in.embedded+"/v1/auth/token", `{"appId":"other","appSecret":"x"}`); a.status != 401 {
 			t.Fatalf("another IP: %d %s", a.status, a.body)
 		}
 	})
 
-	t.Run("token per app", func(t *testing.T) {
+	t.Run("token failures per app", func(t *testing.T) {
 		// Guesses of the app's secret from many addresses exhaust the app's
-		// own limit (one was taken by provisioning).
-		for i := 0; i < perMinute-1; i++ {
+		// own limit of failures, not the app's access.
+		for i := 0; i < perMinute; i++ {
 			c := clientFrom("127.0.1." + strconv.Itoa(i+1))
 			if a := do(t, c, "POST", in.embedded+"/v1/auth/token", `{"appId":"`+p.appID+`","appSecret":"wrong"}`); a.status != 401 {
 				t.Fatalf("guess %d: %d %s", i, a.status, a.body)
 			}
 		}
 		wantLimited(t, do(t, clientFrom("127.0.2.1"), "POST", in.embedded+"/v1/auth/token",
-			`{"appId":"`+p.appID+`","appSecret":"`+p.appSecret+`"}`), "a fresh IP after the app's limit")
+			`{"appId":"`+p.appID+`","appSecret":"wrong"}`), "a guess from a fresh IP after the app's limit")
+		if a := do(t, clientFrom("127.0.2.2"), "POST", in.embedded+"/v1/auth/token", right); a.status != 200 {
+			t.Fatalf("the right secret after the app's failures: %d %s", a.status, a.body)
+		}
 	})
 
 	// A session with an SMS code, opened with the token from provisioning.

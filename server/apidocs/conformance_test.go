@@ -187,9 +187,9 @@ func TestEmbeddedConformance(t *testing.T) {
 	limited := server.NewEcho("embedded", zerolog.Nop(), nil, false)
 	embedded.Register(limited, embedded.Deps{Service: w.Service, BaseURL: "https://sign.example", TokenPerMinute: 1, Now: w.Clock.Now})
 	l := newAPI(t, apitest.Embedded, limited, nil)
-	creds := map[string]string{"appId": w.AppA.ID, "appSecret": w.AppA.Secret}
-	l.expect(200, "POST", "/v1/auth/token", creds)
-	l.expect(429, "POST", "/v1/auth/token", creds)
+	wrong := map[string]string{"appId": w.AppA.ID, "appSecret": "wrong"}
+	l.expect(401, "POST", "/v1/auth/token", wrong)
+	l.expect(429, "POST", "/v1/auth/token", wrong)
 
 	if left := apitest.Unexercised(apitest.Embedded); len(left) > 0 {
 		t.Errorf("operations never answered below 400: %q", left)

@@ -21,13 +21,11 @@ type tokenResponse struct {
 	ExpiresIn   int64  `json:"expiresIn"`
 }
 
-// issueToken is POST /v1/auth/token, the one open route. The caller's IP is
-// limited before the body is read; the app named in the body, before its
-// secret is checked, so guessing secrets of one app is slow from anywhere.
+// issueToken is POST /v1/auth/token, the one open route. The secret is
+// checked first, and a correct one is always answered with a token: others'
+// failures never lock an app out. Failures are counted per client IP and
+// per app; past either limit a failure is answered 429 instead of 401.
 func (h *handler) issueToken(c echo.Context) error {
-	if err := h.byIP.Allow(clientIP(c)); err != nil {
-		return err
-	}
 	var req tokenRequest
 	if err := server.Bind(c, &req); err != nil {
 		return err
@@ -35,19 +33,34 @@ func (h *handler) issueToken(c echo.Context) error {
 	if req.AppID == "" || req.AppSecret == "" {
 		return signflow.Errorf(signflow.EINVALID, "appId and appSecret: required")
 	}
-	if len(req.AppID) > 100 || len(req.AppSecret) > 200 {
-		return signflow.Errorf(signflow.EUNAUTHORIZED, "Invalid appId or appSecret.")
+	var token string
+	var err error = errBadCredentials // no app has an id or secret this long
+	if len(req.AppID) <= 100 && len(req.AppSecret) <= 200 {
+		token, err = h.svc.IssueToken(req.AppID, req.AppSecret)
 	}
-	if err := h.byApp.Allow(req.AppID); err != nil {
-		return err
-	}
-	token, err := h.svc.IssueToken(req.AppID, req.AppSecret)
-	if err != nil {
+	if signflow.ErrorCode(err) == signflow.EUNAUTHORIZED {
+		return h.failedToken(c, req.AppID, err)
+	} else if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return server.JSON(c, http.StatusOK, tokenResponse{AccessToken: token, TokenType: "Bearer",
 		ExpiresIn: int64(signflow.TokenTTL.Seconds())})
+}
+
+var errBadCredentials = signflow.Errorf(signflow.EUNAUTHORIZED, "Invalid appId or appSecret.")
+
+// failedToken counts a wrong id or secret against the client IP and, while
+// that address is within its limit, against the app named; it answers the
+// failure, or 429 once either has failed too often.
+func (h *handler) failedToken(c echo.Context, appID string, failure error) error {
+	if err := h.failuresByIP.Allow(c.RealIP()); err != nil {
+		return err
+	}
+	if err := h.failuresByApp.Allow(appID); err != nil {
+		return err
+	}
+	return failure
 }
 
 const ctxAccess = "embedded.access"

@@ -146,51 +146,102 @@ func TestCancelledAndExpiredApps(t *testing.T) {
 	}
 }
 
-// The token endpoint is limited per client IP and per app, answering 429
-// with Retry-After, and refills with the service clock.
+// Failures at the token endpoint are limited per client IP and per app,
+// answering 429 with Retry-After, and refill with the service clock; a
+// correct secret is checked first and always gets its token.
 func TestTokenRateLimit(t *testing.T) {
 	e := newEnv(t, 3)
 	// Trust X-Forwarded-For from the loopback test client, so that the
 	// test can speak from several addresses.
 	e.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
-	ask := func(cred *signflow.NewCredential, ip string) reply {
-		return e.do("POST", "/v1/auth/token", "", map[string]string{"appId": cred.ID, "appSecret": cred.Secret}, "X-Forwarded-For", ip)
+	ask := func(cred *signflow.NewCredential, secret, ip string) reply {
+		return e.do("POST", "/v1/auth/token", "", map[string]string{"appId": cred.ID, "appSecret": secret}, "X-Forwarded-For", ip)
 	}
 	t.Run("per IP", func(t *testing.T) {
-		for i, cred := range []*signflow.NewCredential{e.AppA, e.AppB, e.AppA} {
-			if r := ask(cred, "203.0.113.1"); r.status != 200 {
-				t.Fatalf("call %d: %d %s", i, r.status, r)
+		for i, cred := range []*signflow.NewCredential{e.AppB, e.AppB, e.AppB} {
+			if r := ask(cred, "guess", "203.0.113.1"); r.status != 401 {
+				t.Fatalf("guess %d: %d %s", i, r.status, r)
 			}
 		}
-		r := ask(e.AppB, "203.0.113.1")
+		r := ask(e.AppB, "guess", "203.0.113.1")
 		if r.status != 429 {
-			t.Fatalf("4th call from one IP: %d %s", r.status, r)
+			t.Fatalf("4th failure from one IP: %d %s", r.status, r)
 		}
 		checkJSONReply(t, r)
 		if s, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || s < 1 || s > 20 {
 			t.Fatalf("Retry-After %q", r.header.Get("Retry-After"))
 		}
-		if r := ask(e.AppB, "203.0.113.2"); r.status != 200 {
+		if r := ask(e.AppA, e.AppA.Secret, "203.0.113.1"); r.status != 200 {
+			t.Fatalf("a correct secret from the limited IP: %d %s", r.status, r)
+		}
+		if r := ask(e.AppA, "guess", "203.0.113.2"); r.status != 401 {
 			t.Fatalf("another IP is limited: %d %s", r.status, r)
 		}
 	})
 	t.Run("per app", func(t *testing.T) {
-		// AppA has used 2 of 3 calls above; one more from a fresh IP, then refused.
-		if r := ask(e.AppA, "198.51.100.1"); r.status != 200 {
-			t.Fatalf("3rd call for the app: %d %s", r.status, r)
+		// AppA has one failure above (from 203.0.113.2); two more from fresh
+		// addresses, then its failures are refused from anywhere.
+		for i := range 2 {
+			if r := ask(e.AppA, "guess", "198.51.100."+strconv.Itoa(i+1)); r.status != 401 {
+				t.Fatalf("failure %d for the app: %d %s", i+2, r.status, r)
+			}
 		}
-		if r := ask(e.AppA, "198.51.100.2"); r.status != 429 || r.header.Get("Retry-After") == "" {
-			t.Fatalf("4th call for one app from a new IP: %d %s", r.status, r)
+		if r := ask(e.AppA, "guess", "198.51.100.9"); r.status != 429 || r.header.Get("Retry-After") == "" {
+			t.Fatalf("4th failure for one app from a new IP: %d %s", r.status, r)
 		}
-		// A wrong secret counts too: guessing is limited.
-		if r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": "guess"}, "X-Forwarded-For", "198.51.100.3"); r.status != 429 {
-			t.Fatalf("guess for a limited app: %d %s", r.status, r)
+		if r := ask(e.AppA, e.AppA.Secret, "198.51.100.10"); r.status != 200 {
+			t.Fatalf("the app's correct secret after its failures: %d %s", r.status, r)
+		}
+		if r := ask(e.app(signflow.AppScopes), "guess", "198.51.100.11"); r.status != 401 {
+			t.Fatalf("another app is limited: %d %s", r.status, r)
 		}
 	})
 	t.Run("refills with the clock", func(t *testing.T) {
 		e.Clock.Advance(20 * time.Second)
-		if r := ask(e.AppA, "198.51.100.4"); r.status != 200 {
+		if r := ask(e.AppA, "guess", "198.51.100.12"); r.status != 401 {
 			t.Fatalf("after 20s: %d %s", r.status, r)
 		}
 	})
+}
+
+// The lock-out that was: 60 wrong secrets from other addresses within a
+// minute, then one more a second, must not keep the real app from its
+// token. Its correct requests, from its own address, all succeed while the
+// guesses are refused.
+func TestTokenNoLockOut(t *testing.T) {
+	e := newEnv(t, 60)
+	e.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
+	guess := func(i int) reply {
+		return e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": "guess"},
+			"X-Forwarded-For", "203.0.113."+strconv.Itoa(i%250+1))
+	}
+	for i := range 60 {
+		if r := guess(i); r.status != 401 {
+			t.Fatalf("guess %d: %d %s", i, r.status, r)
+		}
+	}
+	correct := func(when string) {
+		t.Helper()
+		r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret},
+			"X-Forwarded-For", "192.0.2.10")
+		if r.status != 200 {
+			t.Fatalf("the real app's correct request %s: %d %s", when, r.status, r)
+		}
+	}
+	if r := guess(60); r.status != 429 {
+		t.Fatalf("the 61st guess: %d %s", r.status, r)
+	}
+	correct("after 61 guesses")
+	for second := 1; second <= 90; second++ {
+		// The app's budget refills by one failure a second: the first guess
+		// of each second spends it, the next is refused.
+		e.Clock.Advance(time.Second)
+		if r := guess(second); r.status != 401 {
+			t.Fatalf("first guess of second %d: %d %s", second, r.status, r)
+		}
+		if r := guess(second + 100); r.status != 429 {
+			t.Fatalf("second guess of second %d: %d %s", second, r.status, r)
+		}
+		correct("at second " + strconv.Itoa(second))
+	}
 }

@@ -20,8 +20,9 @@ type Deps struct {
 	Service *signflow.Service
 	// BaseURL is embedded.baseURL, the origin of session and verify URLs.
 	BaseURL string
-	// TokenPerMinute limits POST /v1/auth/token per client IP and per app;
-	// 0 means no limit.
+	// TokenPerMinute limits the failures of POST /v1/auth/token (a wrong id
+	// or secret) per client IP and per app; a correct secret always gets its
+	// token. 0 means no limit.
 	TokenPerMinute int
 	// Now is the service clock, for rate limits and effective session
 	// statuses; nil means Service.Now.
@@ -32,8 +33,9 @@ type handler struct {
 	svc     *signflow.Service
 	baseURL string
 	now     func() time.Time
-	byIP    *server.Limiter
-	byApp   *server.Limiter
+	// failuresByIP and failuresByApp count wrong token requests.
+	failuresByIP  *server.Limiter
+	failuresByApp *server.Limiter
 }
 
 // route is one row of the spec's embedded table: the scope it needs.
@@ -52,8 +54,8 @@ func Register(e *echo.Echo, d Deps) {
 		now = d.Service.Now
 	}
 	h := &handler{svc: d.Service, baseURL: strings.TrimRight(d.BaseURL, "/"), now: now,
-		byIP:  server.NewLimiter(d.TokenPerMinute, time.Minute, now),
-		byApp: server.NewLimiter(d.TokenPerMinute, time.Minute, now)}
+		failuresByIP:  server.NewLimiter(d.TokenPerMinute, time.Minute, now),
+		failuresByApp: server.NewLimiter(d.TokenPerMinute, time.Minute, now)}
 	e.POST("/v1/auth/token", h.issueToken)
 	for _, r := range h.routes() {
 		e.Add(r.method, r.path, r.serve, h.authenticate, requireScope(r.scope))
