@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"contracts/server"
+
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/env"
 	"github.com/knadh/koanf/providers/file"
@@ -71,13 +73,21 @@ type AdminConfig struct {
 	AllowedHosts []string `koanf:"allowedHosts"`
 }
 
-// HTTPConfig holds the server time-outs shared by all listeners.
+// HTTPConfig holds what all listeners share: server time-outs and the
+// reverse proxies whose X-Forwarded-For names the client.
 type HTTPConfig struct {
 	ReadHeaderTimeout time.Duration `koanf:"readHeaderTimeout"`
 	ReadTimeout       time.Duration `koanf:"readTimeout"`
 	WriteTimeout      time.Duration `koanf:"writeTimeout"`
 	IdleTimeout       time.Duration `koanf:"idleTimeout"`
 	ShutdownTimeout   time.Duration `koanf:"shutdownTimeout"`
+	TrustedProxies    []string      `koanf:"trustedProxies"`
+}
+
+// ProxyNets is TrustedProxies parsed (Validate has checked them).
+func (h HTTPConfig) ProxyNets() []*net.IPNet {
+	nets, _ := server.ParseTrustedProxies(h.TrustedProxies)
+	return nets
 }
 
 // SigningConfig sets session and SMS-code lifetimes.
@@ -158,12 +168,13 @@ type LogConfig struct {
 // DefaultConfig is the built-in configuration.
 func DefaultConfig() Config {
 	return Config{
-		Service:   ServiceConfig{Name: "Contracts"},
-		Data:      DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond},
-		Embedded:  ListenerConfig{Listen: ":8080", BaseURL: "http://localhost:8080"},
-		Key:       ListenerConfig{Listen: ":8081", BaseURL: "http://localhost:8081"},
-		Admin:     AdminConfig{Listen: "127.0.0.1:8082", AllowedHosts: []string{}},
-		HTTP:      HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second},
+		Service:  ServiceConfig{Name: "Contracts"},
+		Data:     DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond},
+		Embedded: ListenerConfig{Listen: ":8080", BaseURL: "http://localhost:8080"},
+		Key:      ListenerConfig{Listen: ":8081", BaseURL: "http://localhost:8081"},
+		Admin:    AdminConfig{Listen: "127.0.0.1:8082", AllowedHosts: []string{}},
+		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
+			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
 		Signing:   SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
 		SMS:       SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
 		Identity:  IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
@@ -314,6 +325,9 @@ func (c *Config) Validate() error {
 		if n < 0 {
 			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
 		}
+	}
+	if _, err := server.ParseTrustedProxies(c.HTTP.TrustedProxies); err != nil {
+		return fmt.Errorf("config: http.trustedProxies: %w", err)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -344,3 +344,36 @@ func keyDiff(want, got []string) (missing, extra []string) {
 	sort.Strings(extra)
 	return missing, extra
 }
+
+// http.trustedProxies is a list of CIDR ranges or addresses, from YAML or
+// (comma-separated) from the environment; anything else stops the start
+// naming the key.
+func TestConfigTrustedProxies(t *testing.T) {
+	cfg, err := loadConfigWith(t, "http:\n  trustedProxies: [10.0.0.0/8, 192.168.1.5, \"fd00::/8\"]\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range cfg.HTTP.ProxyNets() {
+		got = append(got, n.String())
+	}
+	if want := []string{"10.0.0.0/8", "192.168.1.5/32", "fd00::/8"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("from YAML: %v, want %v", got, want)
+	}
+	cfg, err = loadConfigWith(t, "", map[string]string{"CONTRACTS_HTTP__TRUSTEDPROXIES": "127.0.0.1, 172.16.0.0/12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cfg.HTTP.ProxyNets(); len(n) != 2 || n[0].String() != "127.0.0.1/32" || n[1].String() != "172.16.0.0/12" {
+		t.Fatalf("from the environment: %v", n)
+	}
+	if cfg, _ := loadConfigWith(t, "", nil); len(cfg.HTTP.ProxyNets()) != 0 {
+		t.Fatalf("default: %v", cfg.HTTP.ProxyNets())
+	}
+	for _, bad := range []string{"10.0.0.0/33", "proxy.example", "10.0.0.0/8,"} {
+		_, err := loadConfigWith(t, "", map[string]string{"CONTRACTS_HTTP__TRUSTEDPROXIES": bad + "x"})
+		if err == nil || !strings.Contains(err.Error(), "http.trustedProxies") {
+			t.Errorf("%q: %v", bad+"x", err)
+		}
+	}
+}

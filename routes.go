@@ -17,10 +17,18 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// newEcho starts the echo instance of one listener; every listener reads
+// the client address the same way, trusting X-Forwarded-For only from
+// http.trustedProxies.
+func (d routeDeps) newEcho(iface string, withPath bool) *echo.Echo {
+	e := server.NewEcho(iface, d.a.log, d.a.metrics, withPath)
+	e.IPExtractor = server.IPExtractor(d.a.cfg.HTTP.ProxyNets())
+	return e
+}
+
 // embedded builds the embedded listener's routes.
 func (d routeDeps) embedded() *echo.Echo {
-	e := server.NewEcho("embedded", d.a.log, d.a.metrics, false)
-	e.IPExtractor = echo.ExtractIPDirect() // per-IP limits must not trust X-Forwarded-For
+	e := d.newEcho("embedded", false)
 	embedded.Register(e, embedded.Deps{Service: d.a.svc, BaseURL: d.a.cfg.Embedded.BaseURL,
 		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, Now: d.a.now})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIEmbedded, BaseURL: d.a.cfg.Embedded.BaseURL})
@@ -32,8 +40,7 @@ func (d routeDeps) embedded() *echo.Echo {
 
 // key builds the key listener's routes.
 func (d routeDeps) key() *echo.Echo {
-	e := server.NewEcho("key", d.a.log, d.a.metrics, true)
-	e.IPExtractor = echo.ExtractIPDirect()
+	e := d.newEcho("key", true)
 	keyapi.Register(e, keyapi.Deps{Service: d.a.svc, VerifyBaseURL: d.a.cfg.Embedded.BaseURL,
 		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, Now: d.a.now})
 	cabinet.Register(e, cabinet.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,

@@ -220,7 +220,7 @@ type routeDeps struct {
 }
 
 func (d routeDeps) admin() *echo.Echo {
-	e := server.NewEcho("admin", d.a.log, d.a.metrics, true)
+	e := d.newEcho("admin", true)
 	e.Use(admin.HostCheck(d.a.cfg.Admin.Listen, d.a.cfg.Admin.AllowedHosts))
 	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db, Token: d.adminToken, Metrics: d.a.metrics,
 		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }, Redelivered: d.pool.Redelivered,

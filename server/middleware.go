@@ -108,10 +108,14 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // NewEcho returns an echo instance for one interface with the common
-// middleware and error handler installed.
+// middleware and error handler installed. Its client address is the TCP
+// peer (IPExtractor(nil)): without an extractor, echo's RealIP would believe
+// any caller's X-Forwarded-For. Behind trusted proxies, replace it with
+// IPExtractor(trusted).
 func NewEcho(iface string, log zerolog.Logger, m *Metrics, withPath bool) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	e.IPExtractor = IPExtractor(nil)
 	e.HTTPErrorHandler = ErrorHandler(log, withPath)
 	e.Use(Common(iface, log, m)...)
 	return e

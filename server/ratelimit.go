@@ -33,6 +33,10 @@ func NewLimiter(n int, period time.Duration, now func() time.Time) *Limiter {
 	return l
 }
 
+// Enabled says whether the limiter limits anything (n > 0), so that a
+// caller can skip the work of finding a key.
+func (l *Limiter) Enabled() bool { return l != nil && l.burst > 0 }
+
 // Allow takes one event for key, or returns a RetryAfterError saying when
 // the next one will be allowed.
 func (l *Limiter) Allow(key string) error {

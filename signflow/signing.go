@@ -118,6 +118,21 @@ func liveSession(tx Tx, token string, now time.Time) (*SignSession, *Contract, e
 	return sess, c, err
 }
 
+// SessionID returns the id of the session of a signing page's token, in
+// any state, or ErrSessionNotFound: the page's rate limit keeps a budget
+// per real session.
+func (s *Service) SessionID(token string) (string, error) {
+	var id string
+	err := s.store.View(func(tx Tx) error {
+		sess, err := sessionByToken(tx, token)
+		if err == nil {
+			id = sess.ID
+		}
+		return err
+	})
+	return id, err
+}
+
 // sessionByToken finds the session of a signing page's token, in any state.
 func sessionByToken(tx Tx, token string) (*SignSession, error) {
 	if token == "" || len(token) > 256 {

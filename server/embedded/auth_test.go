@@ -7,8 +7,6 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/signflow"
-
-	"github.com/labstack/echo/v4"
 )
 
 func TestTokenEndpoint(t *testing.T) {
@@ -151,9 +149,7 @@ func TestCancelledAndExpiredApps(t *testing.T) {
 // correct secret is checked first and always gets its token.
 func TestTokenRateLimit(t *testing.T) {
 	e := newEnv(t, 3)
-	// Trust X-Forwarded-For from the loopback test client, so that the
-	// test can speak from several addresses.
-	e.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
+	e.trustLoopback()
 	ask := func(cred *signflow.NewCredential, secret, ip string) reply {
 		return e.do("POST", "/v1/auth/token", "", map[string]string{"appId": cred.ID, "appSecret": secret}, "X-Forwarded-For", ip)
 	}
@@ -210,7 +206,7 @@ func TestTokenRateLimit(t *testing.T) {
 // guesses are refused.
 func TestTokenNoLockOut(t *testing.T) {
 	e := newEnv(t, 60)
-	e.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
+	e.trustLoopback()
 	guess := func(i int) reply {
 		return e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": "guess"},
 			"X-Forwarded-For", "203.0.113."+strconv.Itoa(i%250+1))

@@ -45,9 +45,8 @@ type route struct {
 }
 
 // Register mounts the embedded interface on e (built with
-// server.NewEcho("embedded", log, metrics, false)). The per-IP rate limit
-// uses e.IPExtractor when set, else the connection's address: without a
-// trusted proxy set up, forwarded headers are not believed.
+// server.NewEcho("embedded", log, metrics, false)). Client addresses (rate
+// limits, the audit trail) are e's IPExtractor's.
 func Register(e *echo.Echo, d Deps) {
 	now := d.Now
 	if now == nil {
@@ -78,16 +77,7 @@ func (h *handler) routes() []route {
 	}
 }
 
-// clientIP is the caller's address: the echo IP extractor when one is
-// configured (trusted proxies), else the TCP peer.
-func clientIP(c echo.Context) string {
-	if c.Echo().IPExtractor != nil {
-		return c.RealIP()
-	}
-	return echo.ExtractIPDirect()(c.Request())
-}
-
 // actor describes the caller for the audit trail.
 func actor(c echo.Context) signflow.Actor {
-	return signflow.Actor{IP: clientIP(c), UserAgent: c.Request().UserAgent()}
+	return signflow.Actor{IP: c.RealIP(), UserAgent: c.Request().UserAgent()}
 }

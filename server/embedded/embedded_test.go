@@ -43,6 +43,16 @@ func newEnv(t testing.TB, tokenPerMinute int) *env {
 	return &env{Standard: w, t: t, echo: e, srv: srv, client: validating(t, apitest.Embedded, srv)}
 }
 
+// trustLoopback makes the loopback test client a trusted proxy, so that a
+// test can speak from several addresses through X-Forwarded-For.
+func (e *env) trustLoopback() {
+	nets, err := server.ParseTrustedProxies([]string{"127.0.0.0/8", "::1"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.echo.IPExtractor = server.IPExtractor(nets)
+}
+
 // reply is one HTTP answer.
 type reply struct {
 	status int

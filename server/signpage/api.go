@@ -69,7 +69,7 @@ func resultBody(r *signflow.SessionResult) resultJSON {
 }
 
 func (h *handler) sendCode(c echo.Context) error {
-	if err := h.limiter.Allow(c.RealIP()); err != nil {
+	if err := h.allow(c); err != nil {
 		return h.fail(c, err)
 	}
 	sent, err := h.svc.SendCode(c.Request().Context(), c.Param("token"), actor(c))
@@ -80,7 +80,7 @@ func (h *handler) sendCode(c echo.Context) error {
 }
 
 func (h *handler) confirm(c echo.Context) error {
-	if err := h.limiter.Allow(c.RealIP()); err != nil {
+	if err := h.allow(c); err != nil {
 		return h.fail(c, err)
 	}
 	var req confirmRequest
@@ -97,7 +97,7 @@ func (h *handler) confirm(c echo.Context) error {
 func (h *handler) reject(c echo.Context) error {
 	// Limited like every other action on a token, so that no action can be
 	// used to probe tokens faster than the limit.
-	if err := h.limiter.Allow(c.RealIP()); err != nil {
+	if err := h.allow(c); err != nil {
 		return h.fail(c, err)
 	}
 	res, err := h.svc.RejectSession(c.Param("token"), actor(c))
@@ -110,7 +110,7 @@ func (h *handler) reject(c echo.Context) error {
 // startIdentity begins the MY_ID or ABLE_ID check; the page opens the
 // answer's authUrl in its popup.
 func (h *handler) startIdentity(c echo.Context) error {
-	if err := h.limiter.Allow(c.RealIP()); err != nil {
+	if err := h.allow(c); err != nil {
 		return h.fail(c, err)
 	}
 	authURL, err := h.svc.StartIdentity(c.Param("token"), actor(c))
@@ -123,7 +123,7 @@ func (h *handler) startIdentity(c echo.Context) error {
 // signEIMZO takes the PKCS#7 the local E-IMZO client made of the document
 // hash; the domain has it verified by the E-IMZO server before signing.
 func (h *handler) signEIMZO(c echo.Context) error {
-	if err := h.limiter.Allow(c.RealIP()); err != nil {
+	if err := h.allow(c); err != nil {
 		return h.fail(c, err)
 	}
 	if !h.svc.MethodUsable(signflow.MethodEIMZO) {
@@ -155,6 +155,21 @@ func (h *handler) status(c echo.Context) error {
 	body.Status = res.Session.EffectiveStatus(h.svc.Now())
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return server.JSON(c, http.StatusOK, body)
+}
+
+// allow spends one request of the rate limit on the page's actions. A
+// real session has its own budget per client IP; tokens that name no
+// session share their client IP's, so that probing for tokens, from the
+// signer's own address too, never spends a real session's.
+func (h *handler) allow(c echo.Context) error {
+	if !h.limiter.Enabled() {
+		return nil
+	}
+	key := "ip " + c.RealIP()
+	if id, err := h.svc.SessionID(c.Param("token")); err == nil {
+		key = "session " + id + " " + key
+	}
+	return h.limiter.Allow(key)
 }
 
 // refusals name the domain's refusals for the page.

@@ -116,7 +116,7 @@ func TestPageAPIFiveWrongCodes(t *testing.T) {
 	}
 }
 
-// Code checks and sends are limited per client IP: 429 with Retry-After,
+// Code checks and sends are limited per session and client IP: 429 with Retry-After,
 // and allowed again once the clock moves on.
 func TestPageAPIRateLimit(t *testing.T) {
 	e := newEnv(t, 2, "")
@@ -129,6 +129,30 @@ func TestPageAPIRateLimit(t *testing.T) {
 		{name: "limited", path: "/confirm", body: bad, status: 429, reason: "rate-limited", headers: map[string]string{"Retry-After": "30"}},
 		{name: "again later", before: func() { e.Clock.Advance(30 * time.Second) }, path: "/confirm", body: bad, status: 400, reason: "wrong-code",
 			headers: map[string]string{"X-Attempts-Left": "3"}},
+	})
+}
+
+// Requests for tokens of no session spend their client IP's budget, never
+// a real session's: a prober at the signer's own address (a shared NAT or
+// proxy) cannot lock the signer out, and a session's own requests are
+// limited on their own.
+func TestPageAPIUnknownTokensSpendNoSessionBudget(t *testing.T) {
+	e := newEnv(t, 3, "")
+	c := e.contract(t)
+	_, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
+	probe := e.base + "/sign/" + signflow.RandomToken(32)
+	runSteps(t, e, probe, []step{
+		{name: "probe 1", path: "/code", status: 404, reason: "session-not-found"},
+		{name: "probe 2", path: "/confirm", body: func() string { return `{"code":"12345"}` }, status: 404, reason: "session-not-found"},
+		{name: "probe 3", path: "/reject", status: 404, reason: "session-not-found"},
+		{name: "probe limited", path: "/code", status: 429, reason: "rate-limited"},
+	})
+	bad := func() string { return `{"code":"` + notCode(lastCode(t, e.SMS, custPhone)) + `"}` }
+	runSteps(t, e, url, []step{
+		{name: "the session's send", path: "/code", status: 200},
+		{name: "the session's check", path: "/confirm", body: bad, status: 400, reason: "wrong-code"},
+		{name: "another check", path: "/confirm", body: bad, status: 400, reason: "wrong-code"},
+		{name: "the session's own limit", path: "/confirm", body: bad, status: 429, reason: "rate-limited"},
 	})
 }
 

@@ -378,17 +378,23 @@ func TestUnconfiguredMethodsAreNotOffered(t *testing.T) {
 		reason: "method-unavailable", parts: []string{"not configured"}}})
 }
 
-// Identity starts and E-IMZO signatures count against the per-IP limit of
-// the SMS routes: they reach outside services.
+// Identity starts and E-IMZO signatures count against the limit of the SMS
+// routes, per session and client IP: they reach outside services.
 func TestIdentityAndEIMZOAreRateLimited(t *testing.T) {
 	e := newEnvWith(t, envOptions{outside: true, otpPerMinute: 2})
 	_, page := e.open(t, e.contractOf(t, e.myidT).ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
 	_, _, company := e.openCompany(t, signflow.SessionRequest{})
-	runSteps(t, e, page, []step{{name: "start", path: "/identity", status: 200, parts: []string{`"authUrl":"` + e.myid.AuthURL()}}})
-	runSteps(t, e, company, []step{{name: "E-IMZO", path: "/eimzo", status: 400, reason: "signature-refused"}})
 	runSteps(t, e, page, []step{
+		{name: "start", path: "/identity", status: 200, parts: []string{`"authUrl":"` + e.myid.AuthURL()}},
+		{name: "start again", path: "/identity", status: 200},
 		{name: "limited", path: "/identity", status: 429, reason: "rate-limited", headers: map[string]string{"Retry-After": "30"}},
+	})
+	runSteps(t, e, company, []step{
+		{name: "E-IMZO", path: "/eimzo", status: 400, reason: "signature-refused"},
+		{name: "E-IMZO again", path: "/eimzo", status: 400, reason: "signature-refused"},
+		{name: "E-IMZO limited", path: "/eimzo", status: 429, reason: "rate-limited"},
+	})
+	runSteps(t, e, page, []step{
 		{name: "later", before: func() { e.Clock.Advance(30 * time.Second) }, path: "/identity", status: 200},
 	})
-	runSteps(t, e, company, []step{{name: "E-IMZO limited", path: "/eimzo", status: 429, reason: "rate-limited"}})
 }

@@ -32,8 +32,9 @@ type Deps struct {
 	// ServiceName names the service; lower-cased with "-sdk" appended it is
 	// the source of every iframe message. Default "Contracts".
 	ServiceName string
-	// OTPPerMinute limits, per client IP, SMS-code checks and sends,
-	// identity-check starts and E-IMZO signatures; 0 means no limit.
+	// OTPPerMinute limits SMS-code checks and sends, identity-check starts,
+	// E-IMZO signatures and rejections: per session and client IP, and per
+	// client IP for tokens of no session; 0 means no limit.
 	OTPPerMinute int
 	// Now is the clock of the rate limiter; default the service's clock.
 	Now func() time.Time
