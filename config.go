@@ -144,9 +144,11 @@ type WebhooksConfig struct {
 
 // RateLimitConfig holds request limits; 0 means no limit.
 type RateLimitConfig struct {
-	TokenPerMinute int `koanf:"tokenPerMinute"`
-	OTPPerMinute   int `koanf:"otpPerMinute"`
-	KeyPerSecond   int `koanf:"keyPerSecond"`
+	TokenPerMinute          int `koanf:"tokenPerMinute"`
+	OTPPerMinute            int `koanf:"otpPerMinute"`
+	KeyPerSecond            int `koanf:"keyPerSecond"`
+	AppPerSecond            int `koanf:"appPerSecond"`
+	SessionsPerPartyPerHour int `koanf:"sessionsPerPartyPerHour"`
 }
 
 // CabinetConfig tunes the parties' own web page on the key listener.
@@ -180,7 +182,7 @@ func DefaultConfig() Config {
 		Identity:  IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:     EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks:  WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
-		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100},
+		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100, SessionsPerPartyPerHour: 10},
 		Log:       LogConfig{Level: "info", Format: "json"},
 		Cabinet:   CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}
@@ -321,7 +323,9 @@ func (c *Config) Validate() error {
 	if c.Webhooks.Workers < 1 || c.Webhooks.Workers > 256 {
 		return fmt.Errorf("config: webhooks.workers: must be 1 to 256")
 	}
-	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute, "ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond} {
+	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute,
+		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,
+		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour} {
 		if n < 0 {
 			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
 		}

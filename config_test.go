@@ -377,3 +377,21 @@ func TestConfigTrustedProxies(t *testing.T) {
 		}
 	}
 }
+
+// ratelimit.appPerSecond and ratelimit.sessionsPerPartyPerHour: on by
+// default, 0 turns them off, a negative value names the key.
+func TestConfigAppAndSessionLimits(t *testing.T) {
+	cfg, err := loadConfigWith(t, "", nil)
+	if err != nil || cfg.RateLimit.AppPerSecond != 100 || cfg.RateLimit.SessionsPerPartyPerHour != 10 {
+		t.Fatalf("defaults: %+v %v", cfg.RateLimit, err)
+	}
+	cfg, err = loadConfigWith(t, "ratelimit:\n  appPerSecond: 0\n", map[string]string{"CONTRACTS_RATELIMIT__SESSIONSPERPARTYPERHOUR": "3"})
+	if err != nil || cfg.RateLimit.AppPerSecond != 0 || cfg.RateLimit.SessionsPerPartyPerHour != 3 {
+		t.Fatalf("set: %+v %v", cfg.RateLimit, err)
+	}
+	for _, key := range []string{"appPerSecond", "sessionsPerPartyPerHour"} {
+		if _, err := loadConfigWith(t, "ratelimit:\n  "+key+": -1\n", nil); err == nil || !strings.Contains(err.Error(), "ratelimit."+key) {
+			t.Errorf("%s: -1: %v", key, err)
+		}
+	}
+}

@@ -329,7 +329,7 @@ func TestCrashKill9(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	recv := newReceiver(t, 20)
-	env := []string{"CONTRACTS_RATELIMIT__TOKENPERMINUTE=0"}
+	env := []string{"CONTRACTS_RATELIMIT__TOKENPERMINUTE=0", "CONTRACTS_RATELIMIT__APPPERSECOND=0"}
 	in := startInstance(t, dir, data, env...)
 	p := provision(t, in, recv.URL+"/hook")
 
@@ -419,7 +419,7 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	recv := newReceiver(t, 1<<30)
-	in := startInstance(t, dir, data, "CONTRACTS_RATELIMIT__TOKENPERMINUTE=0")
+	in := startInstance(t, dir, data, "CONTRACTS_RATELIMIT__TOKENPERMINUTE=0", "CONTRACTS_RATELIMIT__APPPERSECOND=0")
 	p := provision(t, in, recv.URL+"/hook")
 	w := startWriters(t, in, p, 20, 1000*loadScale())
 	var backups []string

@@ -30,7 +30,7 @@ func (d routeDeps) newEcho(iface string, withPath bool) *echo.Echo {
 func (d routeDeps) embedded() *echo.Echo {
 	e := d.newEcho("embedded", false)
 	embedded.Register(e, embedded.Deps{Service: d.a.svc, BaseURL: d.a.cfg.Embedded.BaseURL,
-		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, Now: d.a.now})
+		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, AppPerSecond: d.a.cfg.RateLimit.AppPerSecond, Now: d.a.now})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIEmbedded, BaseURL: d.a.cfg.Embedded.BaseURL})
 	verify.Register(e, verify.Deps{Service: d.a.svc})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,

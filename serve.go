@@ -104,7 +104,7 @@ func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *applia
 	tokenKey := sha256.Sum256([]byte("contracts token key\x00" + masterKey))
 	a.svc = signflow.NewService(a.db, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: a.smsSender(),
 		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
-		Identity: idps, EIMZO: eimzoVerifier})
+		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour})
 	if demo {
 		if err := seedDemo(a.svc, a.db, stdout); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)

@@ -60,9 +60,8 @@ func ErrorHandler(log zerolog.Logger, withPath bool) echo.HTTPErrorHandler {
 		if code >= 500 {
 			log.Error().Err(err).Str("request_id", RequestID(c)).Str("route", c.Path()).Msg("request failed")
 		}
-		var ra *RetryAfterError
-		if errors.As(err, &ra) {
-			secs := int(ra.After.Seconds() + 0.999)
+		if after, ok := retryAfter(err); ok {
+			secs := int(after.Seconds() + 0.999)
 			c.Response().Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 		}
 		body := ErrorBody{Code: code, Status: strconv.Itoa(code) + " " + http.StatusText(code), Message: msg,
@@ -76,6 +75,20 @@ func ErrorHandler(log zerolog.Logger, withPath bool) echo.HTTPErrorHandler {
 		}
 		JSON(c, code, body)
 	}
+}
+
+// retryAfter is the wait a refusal names: a RetryAfterError's, or that of
+// a domain error with a RetryAfter method.
+func retryAfter(err error) (time.Duration, bool) {
+	var ra *RetryAfterError
+	if errors.As(err, &ra) {
+		return ra.After, true
+	}
+	var domain interface{ RetryAfter() time.Duration }
+	if errors.As(err, &domain) {
+		return domain.RetryAfter(), true
+	}
+	return 0, false
 }
 
 func statusAndMessage(err error) (int, string) {

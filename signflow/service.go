@@ -35,6 +35,9 @@ type Options struct {
 	Identity map[string]IdentityProvider
 	// EIMZO verifies E_IMZO signatures.
 	EIMZO EIMZOVerifier
+	// SessionsPerPartyPerHour caps the signing sessions opened for one
+	// party of one contract in any hour; 0 means no cap.
+	SessionsPerPartyPerHour int
 }
 
 // Service carries out every operation of the domain over a Store.

@@ -46,7 +46,8 @@ func startServer(ctx context.Context, cfg Config, dataDir, adminToken string) (*
 	args := []string{"serve", "--data-dir", dataDir, "--embedded-listen", addrs["embedded"], "--key-listen", addrs["key"],
 		"--admin-listen", addrs["admin"], "--log-level", cfg.LogLevel}
 	env := []string{"CONTRACTS_ADMIN__TOKEN=" + adminToken, "CONTRACTS_RATELIMIT__TOKENPERMINUTE=0",
-		"CONTRACTS_RATELIMIT__OTPPERMINUTE=0", "CONTRACTS_RATELIMIT__KEYPERSECOND=0",
+		"CONTRACTS_RATELIMIT__OTPPERMINUTE=0", "CONTRACTS_RATELIMIT__KEYPERSECOND=0", "CONTRACTS_RATELIMIT__APPPERSECOND=0",
+		"CONTRACTS_RATELIMIT__SESSIONSPERPARTYPERHOUR=0",
 		"CONTRACTS_DATA__BATCHDELAY=" + cfg.BatchDelay.String(), "CONTRACTS_LOG__FORMAT=json"}
 	c := &child{cmd: exec.Command(cfg.Binary, args...), done: make(chan struct{}), addrs: addrs}
 	c.cmd.Env = append(cleanEnv(), env...)

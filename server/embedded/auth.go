@@ -69,7 +69,7 @@ var errNoToken = signflow.Errorf(signflow.EUNAUTHORIZED, "The access token is mi
 
 // authenticate turns "Authorization: Bearer <token>" into the app's Access.
 // A missing, wrong, expired or superseded token is 401; a cancelled or
-// expired app is 403.
+// expired app is 403; an app past its requests per second is 429.
 func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		scheme, token, ok := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
@@ -78,6 +78,9 @@ func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		app, err := h.svc.AuthenticateToken(strings.TrimSpace(token))
 		if err != nil {
+			return err
+		}
+		if err := h.perApp.Allow(app.ID); err != nil {
 			return err
 		}
 		c.Set(ctxAccess, app.Access())

@@ -24,6 +24,9 @@ type Deps struct {
 	// or secret) per client IP and per app; a correct secret always gets its
 	// token. 0 means no limit.
 	TokenPerMinute int
+	// AppPerSecond limits each app's authenticated requests (every route
+	// but the token endpoint) per second; 0 means no limit.
+	AppPerSecond int
 	// Now is the service clock, for rate limits and effective session
 	// statuses; nil means Service.Now.
 	Now func() time.Time
@@ -36,6 +39,8 @@ type handler struct {
 	// failuresByIP and failuresByApp count wrong token requests.
 	failuresByIP  *server.Limiter
 	failuresByApp *server.Limiter
+	// perApp limits each app's requests once authenticated.
+	perApp *server.Limiter
 }
 
 // route is one row of the spec's embedded table: the scope it needs.
@@ -54,7 +59,8 @@ func Register(e *echo.Echo, d Deps) {
 	}
 	h := &handler{svc: d.Service, baseURL: strings.TrimRight(d.BaseURL, "/"), now: now,
 		failuresByIP:  server.NewLimiter(d.TokenPerMinute, time.Minute, now),
-		failuresByApp: server.NewLimiter(d.TokenPerMinute, time.Minute, now)}
+		failuresByApp: server.NewLimiter(d.TokenPerMinute, time.Minute, now),
+		perApp:        server.NewLimiter(d.AppPerSecond, time.Second, now)}
 	e.POST("/v1/auth/token", h.issueToken)
 	for _, r := range h.routes() {
 		e.Add(r.method, r.path, r.serve, h.authenticate, requireScope(r.scope))

@@ -35,9 +35,25 @@ type env struct {
 // newEnv starts the interface with no rate limit unless tokenPerMinute says.
 func newEnv(t testing.TB, tokenPerMinute int) *env {
 	t.Helper()
+	return newEnvWith(t, func(d *Deps) { d.TokenPerMinute = tokenPerMinute }, nil)
+}
+
+// newEnvWith starts the interface with its Deps, and the service's
+// options, edited by the functions (either may be nil).
+func newEnvWith(t testing.TB, deps func(*Deps), opts func(*signflow.Options)) *env {
+	t.Helper()
 	w := fixture.NewStandard(t)
+	if opts != nil {
+		opt := w.Options
+		opts(&opt)
+		w.Service = signflow.NewService(w.DB, opt)
+	}
 	e := server.NewEcho("embedded", zerolog.New(io.Discard), server.NewMetrics(), false)
-	Register(e, Deps{Service: w.Service, BaseURL: testBaseURL + "/", TokenPerMinute: tokenPerMinute, Now: w.Clock.Now})
+	d := Deps{Service: w.Service, BaseURL: testBaseURL + "/", Now: w.Clock.Now}
+	if deps != nil {
+		deps(&d)
+	}
+	Register(e, d)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	return &env{Standard: w, t: t, echo: e, srv: srv, client: validating(t, apitest.Embedded, srv)}
