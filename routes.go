@@ -30,7 +30,7 @@ func (d routeDeps) newEcho(iface string, withPath bool) *echo.Echo {
 func (d routeDeps) embedded() *echo.Echo {
 	e := d.newEcho("embedded", false)
 	embedded.Register(e, embedded.Deps{Service: d.a.svc, BaseURL: d.a.cfg.Embedded.BaseURL,
-		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, AppPerSecond: d.a.cfg.RateLimit.AppPerSecond, Now: d.a.now})
+		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, AppPerSecond: d.a.cfg.RateLimit.AppPerSecond, PDF: d.pdfs, Now: d.a.now})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIEmbedded, BaseURL: d.a.cfg.Embedded.BaseURL})
 	verify.Register(e, verify.Deps{Service: d.a.svc})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
@@ -42,10 +42,10 @@ func (d routeDeps) embedded() *echo.Echo {
 func (d routeDeps) key() *echo.Echo {
 	e := d.newEcho("key", true)
 	keyapi.Register(e, keyapi.Deps{Service: d.a.svc, VerifyBaseURL: d.a.cfg.Embedded.BaseURL,
-		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, Now: d.a.now})
+		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, PDF: d.pdfs, Now: d.a.now})
 	cabinet.Register(e, cabinet.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		IdleTimeout: d.a.cfg.Cabinet.IdleTimeout, OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute,
-		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, Now: d.a.now})
+		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIKey, BaseURL: d.a.cfg.Key.BaseURL})
 	return e
 }

@@ -13,6 +13,7 @@ import (
 	"contracts/server"
 	"contracts/server/admin"
 	"contracts/server/demo"
+	"contracts/server/pdf"
 	"contracts/signflow"
 	"contracts/signflow/seal"
 	"contracts/signflow/sms"
@@ -116,7 +117,8 @@ func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *applia
 		return nil, err
 	}
 	a.db.OnDeliveryAdded(pool.Wake)
-	deps := routeDeps{a: a, adminToken: adminToken, demo: demo, box: box, pool: pool}
+	deps := routeDeps{a: a, adminToken: adminToken, demo: demo, box: box, pool: pool, pdfs: pdf.NewCache(pdf.DefaultCacheBytes)}
+	a.metrics.Registry.MustRegister(deps.pdfs.Collectors()...)
 	t := server.Timeouts{ReadHeader: cfg.HTTP.ReadHeaderTimeout, Read: cfg.HTTP.ReadTimeout, Write: cfg.HTTP.WriteTimeout, Idle: cfg.HTTP.IdleTimeout}
 	mk := func(name, addr string, tls TLSConfig, e *echo.Echo) {
 		l := server.NewListener(name, addr, e, t, a.log)
@@ -217,6 +219,7 @@ type routeDeps struct {
 	demo       bool
 	box        *seal.Box
 	pool       *webhooks.Pool
+	pdfs       *pdf.Cache // the contract PDFs of every listener
 }
 
 func (d routeDeps) admin() *echo.Echo {

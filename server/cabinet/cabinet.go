@@ -18,6 +18,7 @@ import (
 
 	"contracts/assets"
 	"contracts/server"
+	"contracts/server/pdf"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -42,6 +43,9 @@ type Deps struct {
 	// BaseURL is key.baseURL; an https one makes every cookie Secure (TLS
 	// ends at a proxy). Requests that arrive over TLS always get Secure cookies.
 	BaseURL string
+	// PDF makes and keeps the contract PDFs, shared with every route that
+	// serves them; nil means a cache of the cabinet's own.
+	PDF *pdf.Cache
 	// Now is the rate limiter's clock; default the service's clock.
 	Now func() time.Time
 }
@@ -78,6 +82,7 @@ type handler struct {
 	tmpl        *template.Template
 	files       map[string]*file
 	version     string
+	pdfs        *pdf.Cache
 }
 
 func newHandler(d Deps) *handler {
@@ -87,7 +92,10 @@ func newHandler(d Deps) *handler {
 	if d.Now == nil {
 		d.Now = d.Service.Now
 	}
-	h := &handler{svc: d.Service, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout}),
+	if d.PDF == nil {
+		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
+	}
+	h := &handler{svc: d.Service, pdfs: d.PDF, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout}),
 		serviceName: d.ServiceName, embedded: strings.TrimRight(d.EmbeddedBaseURL, "/"),
 		secure: strings.HasPrefix(d.BaseURL, "https://"), limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now),
 		files: map[string]*file{}}

@@ -18,6 +18,7 @@ import (
 	"contracts/server"
 	"contracts/server/cabinet"
 	"contracts/server/keyapi"
+	"contracts/server/pdf"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -43,6 +44,7 @@ type options struct {
 	baseURL      string
 	embedded     string // EmbeddedBaseURL; "-" for none
 	service      func(*fixture.Standard) *signflow.Service
+	pdfs         *pdf.Cache // shared by the key interface and the cabinet, as routes.go shares it
 }
 
 // env is the key listener (key interface and cabinet, as routes.go mounts
@@ -74,9 +76,9 @@ func newEnv(t *testing.T, o options) *env {
 	}
 	e := server.NewEcho("key", zerolog.Nop(), nil, true)
 	e.IPExtractor = echo.ExtractIPDirect()
-	keyapi.Register(e, keyapi.Deps{Service: ev.svc, VerifyBaseURL: o.embedded, Now: w.Clock.Now})
+	keyapi.Register(e, keyapi.Deps{Service: ev.svc, VerifyBaseURL: o.embedded, PDF: o.pdfs, Now: w.Clock.Now})
 	cabinet.Register(e, cabinet.Deps{Service: ev.svc, IdleTimeout: 30 * time.Minute, OTPPerMinute: o.otpPerMinute,
-		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, Now: w.Clock.Now})
+		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, PDF: o.pdfs, Now: w.Clock.Now})
 	if o.tls {
 		ev.srv = httptest.NewTLSServer(e)
 	} else {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"contracts/server/pdf"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -135,20 +134,14 @@ func (h *handler) pdf(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := pdf.Contract(&buf, v, audit, lang, h.verifyURL(v.Contract)); err != nil {
+	doc, err := h.pdfs.Contract(c.Request().Context(), v, audit, lang, signflow.VerifyURL(h.embedded, v.Contract))
+	if err != nil {
 		return err
 	}
 	hd := c.Response().Header()
 	hd.Set(echo.HeaderContentDisposition, `attachment; filename="contract-`+v.Number+`-`+lang+`.pdf"`)
 	hd.Set("Cache-Control", "no-store")
-	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
-}
-
-// verifyURL is the public verify page of the contract on the embedded
-// listener, as the key interface's PDF carries it.
-func (h *handler) verifyURL(c *signflow.Contract) string {
-	return h.embedded + "/verify/" + c.ID + "?h=" + c.Hash[:min(16, len(c.Hash))]
+	return c.Blob(http.StatusOK, "application/pdf", doc)
 }
 
 // data starts a page for the party of session s (nil: nobody logged in).

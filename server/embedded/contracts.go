@@ -54,7 +54,7 @@ func writeContract(c echo.Context, v *signflow.ContractView) error {
 
 // contractPDF is GET /v1/contracts/{id}/pdf?lang=uz|ru|en (default uz).
 func (h *handler) contractPDF(c echo.Context) error {
-	return wire.ContractPDF(c, h.svc, access(c), h.baseURL)
+	return wire.ContractPDF(c, h.svc, h.pdfs, access(c), h.baseURL)
 }
 
 // cancelContract is POST /v1/contracts/{id}/cancel (DESIGN §4).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"contracts/server"
+	"contracts/server/pdf"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -27,6 +28,9 @@ type Deps struct {
 	// AppPerSecond limits each app's authenticated requests (every route
 	// but the token endpoint) per second; 0 means no limit.
 	AppPerSecond int
+	// PDF makes and keeps the contract PDFs, shared with every route that
+	// serves them; nil means a cache of this interface's own.
+	PDF *pdf.Cache
 	// Now is the service clock, for rate limits and effective session
 	// statuses; nil means Service.Now.
 	Now func() time.Time
@@ -41,6 +45,7 @@ type handler struct {
 	failuresByApp *server.Limiter
 	// perApp limits each app's requests once authenticated.
 	perApp *server.Limiter
+	pdfs   *pdf.Cache
 }
 
 // route is one row of the spec's embedded table: the scope it needs.
@@ -57,7 +62,10 @@ func Register(e *echo.Echo, d Deps) {
 	if now == nil {
 		now = d.Service.Now
 	}
-	h := &handler{svc: d.Service, baseURL: strings.TrimRight(d.BaseURL, "/"), now: now,
+	if d.PDF == nil {
+		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
+	}
+	h := &handler{svc: d.Service, pdfs: d.PDF, baseURL: strings.TrimRight(d.BaseURL, "/"), now: now,
 		failuresByIP:  server.NewLimiter(d.TokenPerMinute, time.Minute, now),
 		failuresByApp: server.NewLimiter(d.TokenPerMinute, time.Minute, now),
 		perApp:        server.NewLimiter(d.AppPerSecond, time.Second, now)}

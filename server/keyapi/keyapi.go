@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"contracts/server"
+	"contracts/server/pdf"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -24,6 +25,9 @@ type Deps struct {
 	// KeyPerSecond limits the requests of each API key
 	// (ratelimit.keyPerSecond); 0 means no limit.
 	KeyPerSecond int
+	// PDF makes and keeps the contract PDFs, shared with every route that
+	// serves them; nil means a cache of this interface's own.
+	PDF *pdf.Cache
 	// Now is the rate limiter's clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -32,13 +36,17 @@ type handler struct {
 	svc        *signflow.Service
 	verifyBase string
 	limit      *server.Limiter
+	pdfs       *pdf.Cache
 }
 
 // Register mounts the key interface's /v1 routes on e. Every route takes
 // the key (and then its scope) as route middleware, so an unknown path is
 // 404 and a known path with the wrong method 405, as elsewhere.
 func Register(e *echo.Echo, d Deps) {
-	h := &handler{svc: d.Service, verifyBase: d.VerifyBaseURL, limit: server.NewLimiter(d.KeyPerSecond, time.Second, d.Now)}
+	if d.PDF == nil {
+		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
+	}
+	h := &handler{svc: d.Service, verifyBase: d.VerifyBaseURL, limit: server.NewLimiter(d.KeyPerSecond, time.Second, d.Now), pdfs: d.PDF}
 	with := func(scope string) []echo.MiddlewareFunc {
 		if scope == "" {
 			return []echo.MiddlewareFunc{h.authenticate}

@@ -1,25 +1,31 @@
 package pdf
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/signintech/gopdf"
 )
 
-// slots bounds concurrent renders: rendering is CPU-bound, so more at once
-// than the CPUs can run only adds memory (each holds a few MB).
-var slots = make(chan struct{}, 2*runtime.GOMAXPROCS(0))
-
 // Render writes the PDF of d to w: the contract pages, then an audit-trail
-// page with the document hash and a QR code of d.VerifyURL.
+// page with the document hash and a QR code of d.VerifyURL. It waits for a
+// slot of the document's lane.
 func Render(w io.Writer, d Document) error {
-	slots <- struct{}{}
-	defer func() { <-slots }()
-	_, err := render(w, &d)
+	return renderIn(context.Background(), w, &d)
+}
+
+// renderIn is Render waiting for its slot only while ctx lasts; a large
+// document is ErrBusy while the heavy lane's queue is full.
+func renderIn(ctx context.Context, w io.Writer, d *Document) error {
+	l := laneFor(d)
+	if err := l.acquire(ctx); err != nil {
+		return err
+	}
+	defer l.release()
+	_, err := render(w, d)
 	return err
 }
 

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"slices"
@@ -111,8 +110,9 @@ func (r *ContractRequest) Input(u Unit) (*signflow.ContractInput, error) {
 
 // ContractPDF answers GET /v1/contracts/{id}/pdf?lang=uz|ru|en (default uz):
 // the contract the caller may read, with its audit trail and a QR code of
-// its public verify page on verifyBaseURL (the embedded listener).
-func ContractPDF(c echo.Context, svc *signflow.Service, a *signflow.Access, verifyBaseURL string) error {
+// its public verify page on verifyBaseURL (the embedded listener), made
+// and kept by the appliance's one PDF cache.
+func ContractPDF(c echo.Context, svc *signflow.Service, pdfs *pdf.Cache, a *signflow.Access, verifyBaseURL string) error {
 	lang := c.QueryParam("lang")
 	if lang == "" {
 		lang = "uz"
@@ -128,10 +128,10 @@ func ContractPDF(c echo.Context, svc *signflow.Service, a *signflow.Access, veri
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := pdf.Contract(&buf, v, audit, lang, signflow.VerifyURL(verifyBaseURL, v.Contract)); err != nil {
+	doc, err := pdfs.Contract(c.Request().Context(), v, audit, lang, signflow.VerifyURL(verifyBaseURL, v.Contract))
+	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `inline; filename="contract-`+v.Number+`.pdf"`)
-	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
+	return c.Blob(http.StatusOK, "application/pdf", doc)
 }

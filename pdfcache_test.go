@@ -1,0 +1,49 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// TestServePDFCache: the appliance renders the PDF of a contract of 1,000
+// products once, however often and through whichever interface it is
+// downloaded; /metrics counts the renders and the hits.
+func TestServePDFCache(t *testing.T) {
+	dir := t.TempDir()
+	in := startInstance(t, dir, filepath.Join(dir, "data"), "CONTRACTS_RATELIMIT__APPPERSECOND=0", "CONTRACTS_RATELIMIT__KEYPERSECOND=0")
+	p := provision(t, in, "")
+	products := make([]map[string]any, 1000)
+	for i := range products {
+		products[i] = map[string]any{"name": "Televizor " + strconv.Itoa(i), "quantity": 1, "price": 150000}
+	}
+	var c struct{ ID string }
+	mustCall(t, "POST", in.key+"/v1/contracts", jsonBody(map[string]any{"templateId": p.templateID, "buyerIn": loadCustomerIN,
+		"price": 150000, "products": products}), &c, "X-API-Key", p.apiKey)
+	for i := range 50 {
+		for _, get := range []struct{ url, header, value string }{
+			{in.embedded, "Authorization", "Bearer " + p.token}, {in.key, "X-API-Key", p.apiKey}} {
+			if s := call(t, http.DefaultClient, "GET", get.url+"/v1/contracts/"+c.ID+"/pdf?lang=ru", nil, nil, get.header, get.value); s != 200 {
+				t.Fatalf("download %d from %s: %d", i, get.url, s)
+			}
+		}
+	}
+	req, _ := http.NewRequest("GET", in.admin+"/metrics", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	metrics := string(data)
+	for name, want := range map[string]string{"contracts_pdf_renders_total": "1", "contracts_pdf_cache_hits_total": "99"} {
+		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(metrics)
+		if m == nil || m[1] != want {
+			t.Errorf("%s = %v, want %s", name, m, want)
+		}
+	}
+	in.stop(t)
+}

@@ -1,0 +1,183 @@
+package pdf
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"contracts/signflow"
+)
+
+// DefaultCacheBytes is the size of the PDF cache the appliance keeps: a
+// two-page contract is about 55 KB, one of 1,000 long-named products about
+// 0.5 MB.
+const DefaultCacheBytes = 16 << 20
+
+// Cache makes the contract PDFs every route serves (embedded, key,
+// cabinet) and keeps their final bytes, least recently used first out,
+// within a bound in bytes. An entry is one contract in one language and
+// remembers the digest of everything its PDF shows (the contract at its
+// version, its parties' records, its audit trail, the verify link): a PDF
+// is served from the cache only while all of that is unchanged, and is
+// rendered anew otherwise. Requests for a PDF being rendered wait for that
+// render instead of starting their own. A step that changes the bytes
+// served (sealing) belongs in Contract, before they are kept.
+type Cache struct {
+	max int64
+
+	mu      sync.Mutex
+	size    int64
+	order   *list.List               // of *entry, most recently used first
+	entries map[string]*list.Element // by contract id and language
+	flights map[string]*flight       // renders in progress, by key and digest
+	stats   CacheStats
+}
+
+// CacheStats counts what a cache did.
+type CacheStats struct {
+	Hits, Renders int64
+	Entries       int
+	Bytes         int64
+}
+
+type entry struct {
+	key    string
+	digest [32]byte
+	pdf    []byte
+}
+
+// flight is one render that concurrent requests for the same PDF share.
+type flight struct {
+	done chan struct{}
+	pdf  []byte
+	err  error
+}
+
+// errAbandoned marks a flight whose requester went away before its render
+// could start: the requests waiting on it start one of their own.
+var errAbandoned = errors.New("pdf render abandoned")
+
+// NewCache returns a cache of at most maxBytes of PDFs.
+func NewCache(maxBytes int64) *Cache {
+	return &Cache{max: maxBytes, order: list.New(), entries: map[string]*list.Element{}, flights: map[string]*flight{}}
+}
+
+// Contract returns the PDF of the contract with its audit trail in lang,
+// from the cache when nothing it shows has changed. While ctx lasts it
+// waits for a render slot or for the same PDF's render in progress. The
+// bytes are shared: callers must not change them.
+func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
+	d := FromContract(v, audit, lang, verifyURL)
+	key := v.ID + "/" + lang
+	digest, err := digestOf(&d)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		c.mu.Lock()
+		if pdf, ok := c.get(key, digest); ok {
+			c.stats.Hits++
+			c.mu.Unlock()
+			return pdf, nil
+		}
+		fk := key + "/" + string(digest[:])
+		f, shared := c.flights[fk]
+		if !shared {
+			f = &flight{done: make(chan struct{})}
+			c.flights[fk] = f
+		}
+		c.mu.Unlock()
+		if !shared {
+			return c.fly(ctx, f, fk, &entry{key: key, digest: digest}, &d)
+		}
+		select {
+		case <-f.done:
+			if errors.Is(f.err, errAbandoned) {
+				continue
+			}
+			return f.pdf, f.err
+		case <-ctx.Done():
+			return nil, errGone(ctx)
+		}
+	}
+}
+
+// fly renders the flight's PDF, keeps it and wakes the requests waiting.
+func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, d *Document) ([]byte, error) {
+	var buf bytes.Buffer
+	err := renderIn(ctx, &buf, d)
+	if ctx.Err() != nil && err == ctx.Err() {
+		f.err = errAbandoned
+		err = errGone(ctx)
+	} else if f.err = err; err == nil {
+		f.pdf = buf.Bytes()
+	}
+	c.mu.Lock()
+	delete(c.flights, fk)
+	if err == nil {
+		c.stats.Renders++
+		e.pdf = f.pdf
+		c.put(e)
+	}
+	c.mu.Unlock()
+	close(f.done)
+	return f.pdf, err
+}
+
+// errGone is the answer to a request that went away while waiting.
+func errGone(ctx context.Context) error {
+	return signflow.Errorf(signflow.EUNAVAILABLE, "The PDF was not rendered: %v.", ctx.Err())
+}
+
+// Stats returns what the cache has done so far and holds now.
+func (c *Cache) Stats() CacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Entries, s.Bytes = c.order.Len(), c.size
+	return s
+}
+
+func (c *Cache) get(key string, digest [32]byte) ([]byte, bool) {
+	el := c.entries[key]
+	if el == nil || el.Value.(*entry).digest != digest {
+		return nil, false
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*entry).pdf, true
+}
+
+// put keeps e in place of the key's older PDF and drops the least recently
+// used entries beyond the bound; a PDF over a quarter of it is not kept.
+func (c *Cache) put(e *entry) {
+	if old := c.entries[e.key]; old != nil {
+		c.remove(old)
+	}
+	if int64(len(e.pdf)) > c.max/4 {
+		return
+	}
+	c.entries[e.key] = c.order.PushFront(e)
+	c.size += int64(len(e.pdf))
+	for c.size > c.max {
+		c.remove(c.order.Back())
+	}
+}
+
+func (c *Cache) remove(el *list.Element) {
+	e := c.order.Remove(el).(*entry)
+	delete(c.entries, e.key)
+	c.size -= int64(len(e.pdf))
+}
+
+// digestOf sums everything a document prints.
+func digestOf(d *Document) ([32]byte, error) {
+	data, err := json.Marshal(d)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(data), nil
+}
