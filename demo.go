@@ -23,12 +23,8 @@ func seedDemo(svc *signflow.Service, db *storage.DB, out io.Writer) error {
 	if done, err := db.Meta(demoMarker); err != nil || done != "" {
 		return err
 	}
-	if _, err := svc.RegisterClient(&signflow.Client{IN: demoOwnerIN, Type: signflow.ClientCompany,
+	if _, err := svc.CreateOwner(&signflow.Client{IN: demoOwnerIN, Type: signflow.ClientCompany,
 		LegalName: "Demo Savdo MChJ", Phone: "+998 71 200-00-00", Address: "Toshkent, Amir Temur koʻchasi 1"}); err != nil {
-		return err
-	}
-	if _, err := svc.RegisterClient(&signflow.Client{IN: demoCustomerIN, Type: signflow.ClientIndividual,
-		FirstName: "Aziz", LastName: "Karimov", Phone: "+998 90 123-45-67", Address: "Toshkent, Chilonzor 7"}); err != nil {
 		return err
 	}
 	def, err := signflow.ParseTemplateDefinition(assets.DemoTemplate, true)
@@ -41,6 +37,21 @@ func seedDemo(svc *signflow.Service, db *storage.DB, out io.Writer) error {
 	}
 	app, err := svc.CreateApp(&signflow.CredentialInput{Name: "Demo shop", OwnerIN: demoOwnerIN, Scopes: signflow.AppScopes, AllTemplates: true})
 	if err != nil {
+		return err
+	}
+	// The customer is the demo owner's claim, as the demo app registers it.
+	var a *signflow.Access
+	if err := db.View(func(tx signflow.Tx) error {
+		stored, err := tx.App(app.ID)
+		if err == nil {
+			a = stored.Access()
+		}
+		return err
+	}); err != nil {
+		return err
+	}
+	if _, err := svc.RegisterClient(a, &signflow.Client{IN: demoCustomerIN, Type: signflow.ClientIndividual,
+		FirstName: "Aziz", LastName: "Karimov", Phone: "+998 90 123-45-67", Address: "Toshkent, Chilonzor 7"}); err != nil {
 		return err
 	}
 	key, err := svc.CreateKey(&signflow.CredentialInput{Name: "Demo back office", OwnerIN: demoOwnerIN, Scopes: signflow.KeyScopes, AllTemplates: true})

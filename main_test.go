@@ -461,7 +461,7 @@ func TestServeEndToEnd(t *testing.T) {
 	assertProvisioned(t, b, []string{app.AppID, cliApp}, []string{tpl.ID, cliTemplate}, []string{"301234567", "309876543"})
 }
 
-// assertProvisioned checks that the store holds the apps, templates and clients.
+// assertProvisioned checks that the store holds the apps, templates and owners.
 func assertProvisioned(t *testing.T, db *storage.DB, apps, templates, clients []string) {
 	t.Helper()
 	err := db.View(func(tx signflow.Tx) error {
@@ -476,8 +476,8 @@ func assertProvisioned(t *testing.T, db *storage.DB, apps, templates, clients []
 			}
 		}
 		for _, in := range clients {
-			if _, err := tx.Client(in); err != nil {
-				return fmt.Errorf("client %s: %w", in, err)
+			if _, err := tx.Owner(in); err != nil {
+				return fmt.Errorf("owner %s: %w", in, err)
 			}
 		}
 		return nil
@@ -604,9 +604,12 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	assertProvisioned(t, db, []string{appID}, nil, []string{demoOwnerIN, demoCustomerIN})
+	assertProvisioned(t, db, []string{appID}, nil, []string{demoOwnerIN})
 	err = db.View(func(tx signflow.Tx) error {
-		if _, err := tx.Client("309876543"); signflow.ErrorCode(err) != signflow.ENOTFOUND {
+		if _, err := tx.Claim(demoOwnerIN, demoCustomerIN); err != nil {
+			return fmt.Errorf("the demo customer: %w", err)
+		}
+		if _, err := tx.Owner("309876543"); signflow.ErrorCode(err) != signflow.ENOTFOUND {
 			return fmt.Errorf("the owner created after the backup survived the restore (%v)", err)
 		}
 		return nil

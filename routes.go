@@ -45,7 +45,7 @@ func (d routeDeps) key() *echo.Echo {
 		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, PDF: d.pdfs, Now: d.a.now})
 	cabinet.Register(e, cabinet.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		IdleTimeout: d.a.cfg.Cabinet.IdleTimeout, OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute,
-		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now})
+		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now, Texts: d.a.texts})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIKey, BaseURL: d.a.cfg.Key.BaseURL})
 	return e
 }
@@ -60,7 +60,7 @@ func (d routeDeps) workers() []worker {
 				d.a.log.Info().Int("expired", n).Msg("sessions expired")
 			}
 		}})
-	return []worker{sweeper, d.pool}
+	return []worker{sweeper, d.pool, d.a.texts}
 }
 
 // eimzoClient tells the signing page the E-IMZO API key of its own domain.

@@ -63,6 +63,8 @@ type appliance struct {
 	workers   []worker
 	now       signflow.TimeSource
 	warnings  []string // said at start-up and by /readyz
+	// texts sends cabinet login codes in the background.
+	texts *sms.Queue
 }
 
 // startAppliance opens the data, builds every component and starts them;
@@ -103,7 +105,9 @@ func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *applia
 		return nil, err
 	}
 	tokenKey := sha256.Sum256([]byte("contracts token key\x00" + masterKey))
-	a.svc = signflow.NewService(a.db, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: a.smsSender(),
+	sender := a.smsSender()
+	a.texts = sms.NewQueue(sender, a.log, sms.QueueOptions{Timeout: cfg.SMS.HTTP.Timeout})
+	a.svc = signflow.NewService(a.db, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: sender,
 		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
 		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour})
 	if demo {

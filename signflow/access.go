@@ -86,6 +86,10 @@ type Access struct {
 	TemplateIDs  []string
 	AppID        string
 	KeyID        string
+	// Phone is, for a party in the cabinet, the phone its login code went
+	// to: it reaches only the contracts whose creator's tenant holds that
+	// phone for it (cabinetReaches).
+	Phone string
 }
 
 // Require returns EFORBIDDEN unless the caller holds the scope.
@@ -109,6 +113,27 @@ func (a *Access) CanRead(c *Contract) error {
 	}
 	if !a.TemplateAllowed(c.TemplateID) {
 		return Errorf(EFORBIDDEN, "The contract's template is not allowed for this credential.")
+	}
+	return nil
+}
+
+// canReach returns nil when the caller may act on the contract: CanRead,
+// and for a party in the cabinet, the phone it logged in with is the one
+// the contract's creator's tenant holds for it. Every operation on one
+// contract checks it inside its own transaction.
+func canReach(tx Tx, a *Access, c *Contract) error {
+	if err := a.CanRead(c); err != nil {
+		return err
+	}
+	if a.Interface != CabinetInterface {
+		return nil
+	}
+	ok, err := cabinetReaches(tx, a, c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(EFORBIDDEN, "The contract does not belong to the owner.")
 	}
 	return nil
 }

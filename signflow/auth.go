@@ -89,8 +89,8 @@ func (s *Service) AuthenticateKey(raw string) (*APIKey, error) {
 	return key, nil
 }
 
-// KeyOwner returns the client that owns the key, nil when unregistered.
+// KeyOwner returns the admin's record of the key's owner, nil when there is none.
 func (s *Service) KeyOwner(k *APIKey) *Client {
-	c, _ := s.FindClient(k.OwnerIN)
+	c, _ := s.Owner(k.OwnerIN)
 	return c
 }

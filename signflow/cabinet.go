@@ -1,6 +1,7 @@
 package signflow
 
 import (
+	"context"
 	"crypto/hmac"
 	"encoding/base64"
 	"fmt"
@@ -8,17 +9,27 @@ import (
 )
 
 // The cabinet is the service's own web page on the key listener, where a
-// party logs in with its number and an SMS code sent to its registered
-// phone, then reads, signs, rejects and cancels its own contracts. This
-// file rules the login codes, the locks and the cabinet sessions; the
-// contract work goes through the same operations as the embedded flow
-// (cabinet_contracts.go).
+// party logs in with its number and an SMS code, then reads, signs,
+// rejects and cancels its own contracts. This file rules the login codes,
+// the locks and the cabinet sessions; the contract work goes through the
+// same operations as the embedded flow (cabinet_contracts.go).
+//
+// A number may have several phones: each tenant holds its own claim on it
+// (tenant.go). A login sends a code to each distinct phone, and the
+// session remembers the phone whose code was entered: it reaches only the
+// contracts whose creator's tenant holds that phone for the number (for an
+// owner, the admin's phone, its only one). A code that reached another
+// tenant's phone opens nothing of the others' contracts.
+//
+// Codes are bound to the browser that asked for them (the login page's
+// binding), so wrong guesses from elsewhere never spend them. Wrong codes
+// lock a number per client address: a stranger locks only itself out.
 
 // Limits of the cabinet login.
 const (
-	LoginWrongLimit    = 5                // wrong codes in a row that lock a number
-	LoginLockTime      = 15 * time.Minute // how long the lock holds
-	LoginMaxSends      = 5                // codes sent to one number per LoginWindow
+	LoginWrongLimit    = 5                // wrong codes in a row, from one address or for one request, that end it
+	LoginLockTime      = 15 * time.Minute // how long an address stays locked out of a number
+	LoginMaxSends      = 5                // code requests for one number per LoginWindow
 	LoginWindow        = 15 * time.Minute // from the first code of a series
 	CabinetMaxAge      = 12 * time.Hour   // a cabinet session ends this long after login, however active
 	DefaultCabinetIdle = 30 * time.Minute // the idle time-out when none is configured
@@ -28,6 +39,9 @@ const (
 	cabinetTouchEvery = time.Minute
 	// cabinetPurgeBatch is how many dead records a login purges on its way.
 	cabinetPurgeBatch = 16
+	// loginMACs is how many code HMACs a login check computes at least, so
+	// that a number with no phone or one phone costs what one with several does.
+	loginMACs = 4
 )
 
 // CabinetInterface names the cabinet as the interface of an Access.
@@ -40,8 +54,8 @@ var (
 	ErrCSRF           = &Error{Code: EFORBIDDEN, Message: "The request lacks a valid CSRF token; reload the page and try again."}
 )
 
-// LoginLockedError refuses a number locked after LoginWrongLimit wrong
-// codes; After is the time left.
+// LoginLockedError refuses a number to an address that entered
+// LoginWrongLimit wrong codes for it; After is the time left.
 type LoginLockedError struct{ After time.Duration }
 
 func (e *LoginLockedError) Error() string { return e.Unwrap().Error() }
@@ -51,29 +65,54 @@ func (e *LoginLockedError) Unwrap() error {
 	return Errorf(ERATELIMIT, "Too many wrong codes: this number is locked for %d more minute(s).", int((e.After+time.Minute-1)/time.Minute))
 }
 
-// CabinetLogin is the login state of one number: the code in force (as an
-// HMAC), the codes sent in the current window, wrong codes and the lock.
-// It is kept for every number asked about, registered or not, so that the
-// answers never tell which numbers have an account.
+// CabinetLogin is the login state of one number: the series of code
+// requests, the codes in force per browser (as HMACs) and the wrong codes
+// and locks per client address. It is kept for every number asked about,
+// registered or not, so that the answers never tell which numbers have an
+// account.
 type CabinetLogin struct {
-	IN          string    `json:"in"`
-	CodeHash    []byte    `json:"codeHash,omitempty"` // nil when no code could be sent: no phone on record
-	CodeExpires time.Time `json:"codeExpires"`        // zero when no code is in force
-	Sends       int       `json:"sends"`
-	WindowStart time.Time `json:"windowStart"`
-	LastSentAt  time.Time `json:"lastSentAt"`
-	Wrong       int       `json:"wrong"`
-	LockedUntil time.Time `json:"lockedUntil"`
+	IN          string         `json:"in"`
+	Sends       int            `json:"sends"`
+	WindowStart time.Time      `json:"windowStart"`
+	LastSentAt  time.Time      `json:"lastSentAt"`
+	Requests    []LoginRequest `json:"requests,omitempty"`
+	Addresses   []LoginAddress `json:"addresses,omitempty"`
 	// PurgeAt is when the record stops mattering: no code, window, wait or
 	// lock is left. From then on it reads as a fresh record and may be deleted.
 	PurgeAt time.Time `json:"purgeAt"`
 }
 
+// LoginRequest is one browser's request for codes: a code to each phone of
+// the number (none for a number without a phone), valid until Expires.
+type LoginRequest struct {
+	Browser []byte      `json:"browser"` // SHA-256 of the login page's binding
+	Codes   []LoginCode `json:"codes,omitempty"`
+	Expires time.Time   `json:"expires"`
+	Wrong   int         `json:"wrong"`
+}
+
+// LoginCode is a code sent to one phone.
+type LoginCode struct {
+	Phone string `json:"phone"`
+	Hash  []byte `json:"hash"` // HMAC of the number, the phone and the code
+}
+
+// LoginAddress counts the wrong codes entered for the number from one
+// client address, and locks the address out when they reach LoginWrongLimit.
+type LoginAddress struct {
+	IP          string    `json:"ip"`
+	Wrong       int       `json:"wrong"`
+	LastWrong   time.Time `json:"lastWrong"`
+	LockedUntil time.Time `json:"lockedUntil"`
+}
+
 // CabinetSession is a party logged into the cabinet. Its token is in the
 // browser's cookie; only the token's hash is stored.
 type CabinetSession struct {
-	TokenHash  []byte    `json:"tokenHash"`
-	IN         string    `json:"in"`
+	TokenHash []byte `json:"tokenHash"`
+	IN        string `json:"in"`
+	Phone     string `json:"phone"` // the phone whose code opened the session
+
 	CreatedAt  time.Time `json:"createdAt"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
 	ExpiresAt  time.Time `json:"expiresAt"` // lastSeenAt + the idle time-out, at most createdAt + CabinetMaxAge
@@ -89,17 +128,30 @@ type LoginCodeSent struct {
 	SendsLeft int           // codes that may still be sent in this window
 }
 
+// TextQueue sends texts in the background (signflow/sms.Queue), so that a
+// request never waits for the SMS provider nor learns how it fared.
+type TextQueue interface {
+	// Enqueue hands a text over and returns at once; a text that cannot be
+	// queued or sent is logged and dropped.
+	Enqueue(phone, text string)
+}
+
 // CabinetOptions configure the cabinet.
 type CabinetOptions struct {
 	// IdleTimeout ends a session after this long without a request
 	// (cabinet.idleTimeout); default DefaultCabinetIdle.
 	IdleTimeout time.Duration
+	// Texts sends the login codes. Without it they are sent by the
+	// service's SMS sender before the answer, their failures ignored: for
+	// tests of the domain alone.
+	Texts TextQueue
 }
 
 // Cabinet carries out the cabinet's logins and sessions over a Service.
 type Cabinet struct {
-	svc  *Service
-	idle time.Duration
+	svc   *Service
+	idle  time.Duration
+	texts TextQueue
 }
 
 // Cabinet returns the cabinet of the service.
@@ -107,7 +159,19 @@ func (s *Service) Cabinet(opt CabinetOptions) *Cabinet {
 	if opt.IdleTimeout <= 0 {
 		opt.IdleTimeout = DefaultCabinetIdle
 	}
-	return &Cabinet{svc: s, idle: opt.IdleTimeout}
+	if opt.Texts == nil {
+		opt.Texts = inlineTexts{s.opt.SMS}
+	}
+	return &Cabinet{svc: s, idle: opt.IdleTimeout, texts: opt.Texts}
+}
+
+// inlineTexts sends at once and drops failures.
+type inlineTexts struct{ sms SMSSender }
+
+func (t inlineTexts) Enqueue(phone, text string) {
+	if t.sms != nil {
+		_ = t.sms.Send(context.Background(), phone, text)
+	}
 }
 
 // CSRFToken is the anti-forgery token that the cabinet's pages send back
@@ -135,14 +199,13 @@ func (c *Cabinet) expiry(s *CabinetSession) time.Time {
 	return idle
 }
 
-func (c *Cabinet) codeMAC(in, code string) []byte { return c.svc.mac("cabinet-login", in, code) }
+func (c *Cabinet) codeMAC(in, phone, code string) []byte {
+	return c.svc.mac("cabinet-login", in, phone, code)
+}
 
 // startSend checks that a code may be sent now, opening a new window of
 // sends when the last one is over.
 func (l *CabinetLogin) startSend(now time.Time) error {
-	if now.Before(l.LockedUntil) {
-		return &LoginLockedError{After: l.LockedUntil.Sub(now)}
-	}
 	if !now.Before(l.WindowStart.Add(LoginWindow)) {
 		l.Sends, l.WindowStart = 0, now
 	}

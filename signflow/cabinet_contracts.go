@@ -3,8 +3,24 @@ package signflow
 import "slices"
 
 // A party in the cabinet works on its contracts through the operations of
-// the other interfaces, with an Access that stands for the party itself:
-// the state machine, audit events and webhooks are theirs.
+// the other interfaces, with an Access that stands for the party itself
+// and the phone it logged in with: the state machine, audit events and
+// webhooks are theirs, and canReach keeps it to the contracts whose
+// creator's tenant holds that phone for it.
+
+// ConfirmCabinet is the confirmation the audit trail names for what a
+// party does in the cabinet outside a signing session (reject, cancel):
+// the cabinet login, proven with an SMS code to the party's phone.
+const ConfirmCabinet = "CABINET_LOGIN"
+
+// confirmationOf is the confirmation method of an act by the caller
+// itself: the cabinet login, or none for an app or key.
+func confirmationOf(a *Access) string {
+	if a.Interface == CabinetInterface {
+		return ConfirmCabinet
+	}
+	return ""
+}
 
 // Sizes of the cabinet's contract list.
 const (
@@ -20,8 +36,70 @@ var closedStatuses = slices.DeleteFunc(slices.Clone(ContractStatuses), func(s st
 // (Cancel asks for CONTRACTS_WRITE). Nothing else of the cabinet's reaches
 // an operation that CONTRACTS_WRITE would also allow.
 func (s *CabinetSession) Access() *Access {
-	return &Access{Interface: CabinetInterface, OwnerIN: s.IN, AllTemplates: true,
+	return &Access{Interface: CabinetInterface, OwnerIN: s.IN, AllTemplates: true, Phone: s.Phone,
 		Scopes: []string{ScopeContractsRead, ScopeContractsSign, ScopeContractsWrite}}
+}
+
+// cabinetReaches reports whether the party in the cabinet reaches the
+// contract: the contract's creator's tenant holds the phone the party
+// logged in with (the admin's phone, for an owner).
+func cabinetReaches(tx Tx, a *Access, c *Contract) (bool, error) {
+	rec, err := partyRecord(tx, c, a.OwnerIN)
+	if err != nil {
+		return false, err
+	}
+	return rec != nil && rec.Phone != "" && rec.Phone == a.Phone, nil
+}
+
+// phoneReach returns the contracts a party logged in with phone reaches,
+// as cabinetReaches rules them, in the terms of a contract query: all of
+// them (an owner with the admin's phone), or those created by the tenants
+// listed. A contract's creator is one of its parties and always an owner,
+// so for a number that is no owner's the creator is the other party: the
+// list is of counterparties.
+func phoneReach(tx Tx, in, phone string) (tenants []string, all bool, err error) {
+	if phone == "" {
+		return nil, false, nil
+	}
+	if owner, err := tx.Owner(in); err == nil {
+		return nil, owner.Phone == phone, nil
+	} else if ErrorCode(err) != ENOTFOUND {
+		return nil, false, err
+	}
+	claims, err := tx.Claims(in)
+	if err != nil {
+		return nil, false, err
+	}
+	tenants = []string{}
+	for _, cl := range claims {
+		if cl.Client.Phone == phone {
+			tenants = append(tenants, cl.Tenant)
+		}
+	}
+	return tenants, false, nil
+}
+
+// Party returns the logged-in party as the cabinet names it: the owner's
+// record, or the first claim (in tenant order) that holds the phone the
+// party logged in with; nil when there is none.
+func (c *Cabinet) Party(s *CabinetSession) (*Client, error) {
+	var out *Client
+	err := c.svc.store.View(func(tx Tx) error {
+		if owner, err := tx.Owner(s.IN); err == nil {
+			out = owner
+			return nil
+		} else if ErrorCode(err) != ENOTFOUND {
+			return err
+		}
+		claims, err := tx.Claims(s.IN)
+		for _, cl := range claims {
+			if cl.Client.Phone == s.Phone && out == nil {
+				out = cl.Client
+			}
+		}
+		return err
+	})
+	return out, err
 }
 
 // CabinetList is what the cabinet lists of a party's contracts.
@@ -71,18 +149,43 @@ func (c *Cabinet) OpenSigning(s *CabinetSession, contractID, lang string, actor 
 }
 
 // CheckSigning returns ErrSessionNotFound unless the signing token is of
-// a session the party opened in the cabinet, so that the cabinet acts
-// only on its own party's signatures.
+// a session the party opened in the cabinet, of a contract it reaches, so
+// that the cabinet acts only on its own party's signatures.
 func (c *Cabinet) CheckSigning(s *CabinetSession, token string) error {
 	if token == "" || len(token) > 256 {
 		return ErrSessionNotFound
 	}
-	var sess *SignSession
-	err := c.svc.store.View(func(tx Tx) (err error) { sess, err = tx.SessionByToken(HashSecret(token)); return err })
-	if ErrorCode(err) == ENOTFOUND || err == nil && (sess.SignerIN != s.IN || sess.AppID != "") {
+	return c.svc.store.View(func(tx Tx) error {
+		sess, err := tx.SessionByToken(HashSecret(token))
+		if ErrorCode(err) == ENOTFOUND {
+			return ErrSessionNotFound
+		} else if err != nil {
+			return err
+		}
+		ct, err := tx.Contract(sess.ContractID)
+		if err != nil {
+			return err
+		}
+		return c.ownSigning(tx, s, sess, ct)
+	})
+}
+
+// ownSigning returns ErrSessionNotFound unless sess was opened in the
+// cabinet for the party of s, on a contract s reaches.
+func (c *Cabinet) ownSigning(tx Tx, s *CabinetSession, sess *SignSession, ct *Contract) error {
+	if sess.SignerIN != s.IN || sess.AppID != "" || canReach(tx, s.Access(), ct) != nil {
 		return ErrSessionNotFound
 	}
-	return err
+	return nil
+}
+
+// Reject refuses the contract through a signing session the party opened
+// in the cabinet (RejectSession); the audit trail names the cabinet login
+// as its confirmation.
+func (c *Cabinet) Reject(s *CabinetSession, token string, actor Actor) (*SessionResult, error) {
+	return c.svc.rejectSession(token, actor, func(tx Tx, sess *SignSession, ct *Contract) error {
+		return c.ownSigning(tx, s, sess, ct)
+	}, ConfirmCabinet)
 }
 
 // SignerMethod is the confirmation method the template asks of a signer,

@@ -1,50 +1,60 @@
 package signflow
 
 import (
-	"context"
 	"crypto/hmac"
-	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
 
-// SendLoginCode sends a new login code by SMS to the phone registered for
-// the number. For a number with no phone on record (or no record at all)
-// nothing is sent, but everything else happens the same way, and the
-// answer is the same. The code is held only as an HMAC; the SMS goes out
-// once the change is committed, and when the provider fails the send is
-// undone so that it can be retried at once.
-func (c *Cabinet) SendLoginCode(ctx context.Context, in, lang string) (*LoginCodeSent, error) {
+// SendLoginCode sends a new login code to each phone on record for the
+// number (cabinet.go), bound to the browser of binding (the login page's
+// random cookie). For a number with no phone on record, or no record at
+// all, nothing is sent, but everything else happens the same way and the
+// answer is the same. Codes are held only as HMACs; the texts are queued
+// once the change is committed and go out in the background, so neither
+// the time of the answer nor the answer itself depends on the number or
+// on the SMS provider. A text the provider refuses is logged by the queue;
+// its code stays in force until it expires, and a new one may be asked
+// for after ResendAfter, as the answer says.
+func (c *Cabinet) SendLoginCode(in, lang, binding string, actor Actor) (*LoginCodeSent, error) {
 	if in = strings.TrimSpace(in); !ValidIN(in) {
 		return nil, ErrLoginNumber
 	}
-	code, now := newCode(), c.svc.opt.Now()
+	if binding == "" {
+		return nil, ErrCSRF
+	}
+	now, browser := c.svc.opt.Now(), HashSecret(binding)
+	type text struct{ phone, code string }
 	var (
 		out   *LoginCodeSent
-		prev  CabinetLogin
-		phone string
+		texts []text
 	)
 	err := c.svc.store.Update(func(tx Tx) error {
-		phone = ""
+		texts = nil
 		l, err := loadLogin(tx, in, now)
 		if err != nil {
 			return err
 		}
-		prev = *l
+		if wait := l.lockedFor(actor.IP, now); wait > 0 {
+			return &LoginLockedError{After: wait}
+		}
 		if err := l.startSend(now); err != nil {
 			return err
 		}
-		if client, err := tx.Client(in); err == nil {
-			phone = client.Phone
-		} else if ErrorCode(err) != ENOTFOUND {
+		phones, err := loginPhones(tx, in)
+		if err != nil {
 			return err
 		}
-		l.CodeHash = nil
-		if phone != "" {
-			l.CodeHash = c.codeMAC(in, code)
+		req := LoginRequest{Browser: browser, Expires: now.Add(c.svc.opt.OTPTTL)}
+		for _, p := range phones {
+			code := newCode()
+			req.Codes = append(req.Codes, LoginCode{Phone: p, Hash: c.codeMAC(in, p, code)})
+			texts = append(texts, text{p, code})
 		}
+		l.Requests = append(slices.DeleteFunc(l.Requests, func(r LoginRequest) bool { return hmac.Equal(r.Browser, browser) }), req)
 		l.Sends++
-		l.LastSentAt, l.CodeExpires = now, now.Add(c.svc.opt.OTPTTL)
+		l.LastSentAt = now
 		if err := putLogin(tx, l); err != nil {
 			return err
 		}
@@ -52,53 +62,61 @@ func (c *Cabinet) SendLoginCode(ctx context.Context, in, lang string) (*LoginCod
 		_, err = tx.PurgeCabinet(now, cabinetPurgeBatch)
 		return err
 	})
-	if err != nil || phone == "" {
-		return out, err
-	}
-	if err := c.svc.opt.SMS.Send(ctx, phone, loginCodeText(lang, code)); err != nil {
-		if uerr := c.undoSend(in, code, prev); uerr != nil {
-			return nil, uerr
-		}
-		if ErrorCode(err) == EINTERNAL {
-			return nil, fmt.Errorf("send login code: %w", err)
-		}
+	if err != nil {
 		return nil, err
+	}
+	for _, t := range texts {
+		c.texts.Enqueue(t.phone, loginCodeText(lang, t.code))
 	}
 	return out, nil
 }
 
-// undoSend takes back a send the provider refused, unless another send
-// has replaced the code since. Wrong codes and a lock meanwhile still count.
-func (c *Cabinet) undoSend(in, code string, prev CabinetLogin) error {
-	return c.svc.store.Update(func(tx Tx) error {
-		l, err := tx.CabinetLogin(in)
-		if ErrorCode(err) == ENOTFOUND {
-			return nil
-		} else if err != nil {
-			return err
+// loginPhones are the phones a login code for the number goes to: the
+// admin's phone of an owner; else every distinct phone that a tenant holds
+// for the number.
+func loginPhones(tx Tx, in string) ([]string, error) {
+	if owner, err := tx.Owner(in); err == nil {
+		if owner.Phone == "" {
+			return nil, nil
 		}
-		if l.CodeHash == nil || !hmac.Equal(l.CodeHash, c.codeMAC(in, code)) {
-			return nil
+		return []string{owner.Phone}, nil
+	} else if ErrorCode(err) != ENOTFOUND {
+		return nil, err
+	}
+	claims, err := tx.Claims(in)
+	if err != nil {
+		return nil, err
+	}
+	var phones []string
+	for _, cl := range claims {
+		if p := cl.Client.Phone; p != "" && !slices.Contains(phones, p) {
+			phones = append(phones, p)
 		}
-		back := prev
-		back.Wrong, back.LockedUntil = l.Wrong, l.LockedUntil
-		return putLogin(tx, &back)
-	})
+	}
+	slices.Sort(phones)
+	return phones, nil
 }
 
-// LogIn checks a login code in constant time and, when it is right, opens
-// a cabinet session and returns it with the token for the cookie. A wrong
-// code is a *WrongCodeError; the LoginWrongLimit-th in a row locks the
-// number for LoginLockTime and is a *LoginLockedError. A number without a
-// phone never receives a code, so every code is wrong for it.
-func (c *Cabinet) LogIn(in, code string, actor Actor) (string, *CabinetSession, error) {
+// LogIn checks a login code, in constant time against each code the
+// browser of binding was sent, and when it is one of them opens a cabinet
+// session for the number and that code's phone, and returns it with the
+// token for the cookie. A wrong code is a *WrongCodeError; the
+// LoginWrongLimit-th in a row from one address locks that address out of
+// the number for LoginLockTime and is a *LoginLockedError (other addresses
+// are not affected); the LoginWrongLimit-th against one request spends its
+// codes. A number without a phone never receives a code, so every code is
+// wrong for it.
+func (c *Cabinet) LogIn(in, code, binding string, actor Actor) (string, *CabinetSession, error) {
 	if in = strings.TrimSpace(in); !ValidIN(in) {
 		return "", nil, ErrLoginNumber
 	}
 	if code = strings.TrimSpace(code); !isDigits(code, CodeDigits) {
 		return "", nil, ErrCodeFormat
 	}
-	now, token := c.svc.opt.Now(), RandomToken(32)
+	if binding == "" {
+		return "", nil, ErrCSRF
+	}
+	now, token, browser := c.svc.opt.Now(), RandomToken(32), HashSecret(binding)
 	var (
 		out     *CabinetSession
 		refusal error
@@ -109,25 +127,23 @@ func (c *Cabinet) LogIn(in, code string, actor Actor) (string, *CabinetSession, 
 		if err != nil {
 			return err
 		}
-		if now.Before(l.LockedUntil) {
-			return &LoginLockedError{After: l.LockedUntil.Sub(now)}
+		if wait := l.lockedFor(actor.IP, now); wait > 0 {
+			return &LoginLockedError{After: wait}
 		}
-		if l.CodeExpires.IsZero() {
+		i := slices.IndexFunc(l.Requests, func(r LoginRequest) bool { return hmac.Equal(r.Browser, browser) })
+		if i < 0 {
 			return ErrNoCode
 		}
-		if !now.Before(l.CodeExpires) {
+		if !now.Before(l.Requests[i].Expires) {
 			return ErrCodeExpired
 		}
-		want := l.CodeHash
-		if want == nil {
-			want = make([]byte, 32) // compare anyway: no phone costs what a wrong code costs
-		}
-		if hmac.Equal(want, c.codeMAC(in, code)) && l.CodeHash != nil {
-			l.CodeHash, l.CodeExpires, l.Wrong = nil, time.Time{}, 0
+		if phone := c.match(in, code, l.Requests[i].Codes); phone != "" {
+			l.Requests = slices.Delete(l.Requests, i, i+1)
+			l.address(actor.IP).Wrong = 0 // the wrong codes in a row end here
 			if err := putLogin(tx, l); err != nil {
 				return err
 			}
-			out = &CabinetSession{TokenHash: HashSecret(token), IN: in, CreatedAt: UTC(now), LastSeenAt: UTC(now),
+			out = &CabinetSession{TokenHash: HashSecret(token), IN: in, Phone: phone, CreatedAt: UTC(now), LastSeenAt: UTC(now),
 				IP: actor.IP, UserAgent: actor.UserAgent}
 			out.ExpiresAt = c.expiry(out)
 			if err := tx.PutCabinetSession(out); err != nil {
@@ -137,12 +153,7 @@ func (c *Cabinet) LogIn(in, code string, actor Actor) (string, *CabinetSession, 
 			return err
 		}
 		// A wrong code is committed, then refused.
-		l.Wrong++
-		refusal = &WrongCodeError{Left: LoginWrongLimit - l.Wrong}
-		if l.Wrong >= LoginWrongLimit {
-			l.Wrong, l.CodeHash, l.CodeExpires, l.LockedUntil = 0, nil, time.Time{}, now.Add(LoginLockTime)
-			refusal = &LoginLockedError{After: LoginLockTime}
-		}
+		refusal = l.wrongCode(i, actor.IP, now)
 		return putLogin(tx, l)
 	})
 	if err != nil {
@@ -152,6 +163,58 @@ func (c *Cabinet) LogIn(in, code string, actor Actor) (string, *CabinetSession, 
 		return "", nil, refusal
 	}
 	return token, out, nil
+}
+
+// match returns the phone whose code is code among codes, "" when none
+// is. It computes loginMACs HMACs at least, however many codes there are.
+func (c *Cabinet) match(in, code string, codes []LoginCode) string {
+	found := ""
+	for i := 0; i < max(len(codes), loginMACs); i++ {
+		if i >= len(codes) {
+			c.codeMAC(in, "", code)
+		} else if hmac.Equal(codes[i].Hash, c.codeMAC(in, codes[i].Phone, code)) {
+			found = codes[i].Phone
+		}
+	}
+	return found
+}
+
+// wrongCode counts a wrong code against request i and the address ip, and
+// returns the refusal: the codes left, or the lock of the address.
+func (l *CabinetLogin) wrongCode(i int, ip string, now time.Time) error {
+	a := l.address(ip)
+	a.Wrong++
+	a.LastWrong = now
+	l.Requests[i].Wrong++
+	left := min(LoginWrongLimit-a.Wrong, LoginWrongLimit-l.Requests[i].Wrong)
+	if a.Wrong >= LoginWrongLimit {
+		a.Wrong, a.LockedUntil = 0, now.Add(LoginLockTime)
+		l.Requests = slices.Delete(l.Requests, i, i+1)
+		return &LoginLockedError{After: LoginLockTime}
+	}
+	if left <= 0 {
+		l.Requests = slices.Delete(l.Requests, i, i+1) // its codes are spent
+	}
+	return &WrongCodeError{Left: max(left, 0)}
+}
+
+// address returns the entry of ip, adding it when there is none.
+func (l *CabinetLogin) address(ip string) *LoginAddress {
+	if i := slices.IndexFunc(l.Addresses, func(a LoginAddress) bool { return a.IP == ip }); i >= 0 {
+		return &l.Addresses[i]
+	}
+	l.Addresses = append(l.Addresses, LoginAddress{IP: ip})
+	return &l.Addresses[len(l.Addresses)-1]
+}
+
+// lockedFor returns how long ip stays locked out of the number, 0 when it is not.
+func (l *CabinetLogin) lockedFor(ip string, now time.Time) time.Duration {
+	for _, a := range l.Addresses {
+		if a.IP == ip && now.Before(a.LockedUntil) {
+			return a.LockedUntil.Sub(now)
+		}
+	}
+	return 0
 }
 
 // Session returns the live cabinet session of a cookie's token, or
@@ -194,23 +257,38 @@ func (c *Cabinet) LogOut(token string) error {
 }
 
 // loadLogin returns the login record of a number, a fresh one when there
-// is none or it has stopped mattering.
+// is none or it has stopped mattering, without what has run out: requests
+// expired a window ago, wrong codes a lock time old, locks that ended.
 func loadLogin(tx Tx, in string, now time.Time) (*CabinetLogin, error) {
 	l, err := tx.CabinetLogin(in)
 	if ErrorCode(err) == ENOTFOUND || err == nil && !now.Before(l.PurgeAt) {
 		return &CabinetLogin{IN: in}, nil
+	} else if err != nil {
+		return nil, err
 	}
-	return l, err
-}
-
-// putLogin stores the record with its PurgeAt: the latest of the code's
-// expiry, the lock, the end of the window and the resend wait.
-func putLogin(tx Tx, l *CabinetLogin) error {
-	l.PurgeAt = l.CodeExpires
-	for _, t := range []time.Time{l.LockedUntil, l.WindowStart.Add(LoginWindow), l.LastSentAt.Add(ResendAfter)} {
-		if t.After(l.PurgeAt) {
-			l.PurgeAt = t
+	l.Requests = slices.DeleteFunc(slices.Clone(l.Requests), func(r LoginRequest) bool { return !now.Before(r.Expires.Add(LoginWindow)) })
+	l.Addresses = slices.DeleteFunc(slices.Clone(l.Addresses), func(a LoginAddress) bool {
+		return !now.Before(a.LockedUntil) && !now.Before(a.LastWrong.Add(LoginLockTime))
+	})
+	for i := range l.Addresses {
+		if a := &l.Addresses[i]; !now.Before(a.LastWrong.Add(LoginLockTime)) {
+			a.Wrong = 0
 		}
 	}
+	return l, nil
+}
+
+// putLogin stores the record with its PurgeAt: the latest of the codes'
+// expiry, the locks and wrong codes of its addresses, the end of the
+// window and the resend wait.
+func putLogin(tx Tx, l *CabinetLogin) error {
+	times := []time.Time{l.WindowStart.Add(LoginWindow), l.LastSentAt.Add(ResendAfter)}
+	for _, r := range l.Requests {
+		times = append(times, r.Expires)
+	}
+	for _, a := range l.Addresses {
+		times = append(times, a.LockedUntil, a.LastWrong.Add(LoginLockTime))
+	}
+	l.PurgeAt = slices.MaxFunc(times, time.Time.Compare)
 	return tx.PutCabinetLogin(l)
 }

@@ -139,6 +139,35 @@ func (c *Client) FillEmpty(from *Client) bool {
 	return changed
 }
 
+// SetGiven copies into c every field that from gives, replacing what c
+// holds; fields from leaves empty stay. It reports whether anything changed.
+func (c *Client) SetGiven(from *Client) bool {
+	changed := false
+	set := func(dst *string, src string) {
+		if src != "" && *dst != src {
+			*dst, changed = src, true
+		}
+	}
+	set(&c.Type, from.Type)
+	set(&c.FirstName, from.FirstName)
+	set(&c.LastName, from.LastName)
+	set(&c.MidName, from.MidName)
+	set(&c.LegalName, from.LegalName)
+	set(&c.Phone, from.Phone)
+	set(&c.Passport, from.Passport)
+	set(&c.PassportIssuedBy, from.PassportIssuedBy)
+	set(&c.PassportIssueDate, from.PassportIssueDate)
+	set(&c.PassportExpiryDate, from.PassportExpiryDate)
+	set(&c.Birthday, from.Birthday)
+	set(&c.Address, from.Address)
+	set(&c.Email, from.Email)
+	if from.IsMan != nil && (c.IsMan == nil || *c.IsMan != *from.IsMan) {
+		v := *from.IsMan
+		c.IsMan, changed = &v, true
+	}
+	return changed
+}
+
 // ClientTypeOf is the kind of party a number belongs to: a 9-digit
 // taxpayer number is a company, any other an individual.
 func ClientTypeOf(in string) string {

@@ -22,7 +22,7 @@ func (s *Service) change(a *Access, id string, actor Actor, apply transition) (*
 		if err != nil {
 			return notFound(err, "Contract not found.")
 		}
-		if err := a.CanRead(c); err != nil {
+		if err := canReach(tx, a, c); err != nil {
 			return err
 		}
 		events, err := apply(c, a.OwnerIN, s.opt.Now())
@@ -33,7 +33,7 @@ func (s *Service) change(a *Access, id string, actor Actor, apply transition) (*
 			return err
 		}
 		actor.IN, out = a.OwnerIN, c
-		return s.record(tx, c, events, actor, "", "")
+		return s.record(tx, c, events, actor, confirmationOf(a), "")
 	})
 	return out, err
 }

@@ -3,7 +3,8 @@ package signflow
 import "github.com/google/uuid"
 
 // ContractView is a contract with what its read responses show beside it.
-// Buyer, Seller and Creator are nil while the party is unregistered.
+// Buyer, Seller and Creator are the parties as the contract's creator's
+// tenant knows them (tenant.go), nil while it holds no record of one.
 type ContractView struct {
 	*Contract
 	Template               *Template
@@ -24,7 +25,7 @@ func (s *Service) Contract(a *Access, id string) (*ContractView, error) {
 		if err != nil {
 			return notFound(err, "Contract not found.")
 		}
-		if err := a.CanRead(c); err != nil {
+		if err := canReach(tx, a, c); err != nil {
 			return err
 		}
 		v, err = viewOf(tx, c)
@@ -56,10 +57,19 @@ func (s *Service) ListContracts(a *Access, q ContractQuery) ([]*ContractView, in
 	if q.Page < 0 || q.Size < 1 {
 		return nil, 0, Errorf(EINVALID, "page must be 0 or more and size 1 or more")
 	}
-	q.OwnerIN, q.AllTemplates, q.TemplateIDs = a.OwnerIN, a.AllTemplates, a.TemplateIDs
+	q.OwnerIN, q.AllTemplates, q.TemplateIDs, q.Counterparties = a.OwnerIN, a.AllTemplates, a.TemplateIDs, nil
 	var views []*ContractView
 	var total int
 	err := s.store.View(func(tx Tx) error {
+		if a.Interface == CabinetInterface {
+			tenants, all, err := phoneReach(tx, a.OwnerIN, a.Phone)
+			if err != nil || !all && len(tenants) == 0 {
+				return err
+			}
+			if !all {
+				q.Counterparties = tenants
+			}
+		}
 		page, err := tx.ListContracts(q)
 		if err != nil {
 			return err
@@ -88,10 +98,8 @@ func viewOf(tx Tx, c *Contract) (*ContractView, error) {
 		if _, ok := clients[in]; ok {
 			continue
 		}
-		cl, err := tx.Client(in)
-		if ErrorCode(err) == ENOTFOUND {
-			cl = nil // the store hands back an empty record with ENOTFOUND
-		} else if err != nil {
+		cl, err := partyRecord(tx, c, in)
+		if err != nil {
 			return nil, err
 		}
 		clients[in] = cl

@@ -14,7 +14,7 @@ type AuditEvent struct {
 	At         time.Time `json:"at"`
 	IP         string    `json:"ip,omitempty"`
 	UserAgent  string    `json:"userAgent,omitempty"`
-	Method     string    `json:"method,omitempty"`
+	Method     string    `json:"method,omitempty"` // how the act was confirmed; empty when nothing confirmed it
 	Hash       string    `json:"hash"`
 	SessionID  string    `json:"sessionId,omitempty"`
 	Detail     string    `json:"detail,omitempty"`

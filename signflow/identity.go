@@ -262,7 +262,7 @@ func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor) (*S
 		if err := s.completeSignature(tx, sess, c, actor, now); err != nil {
 			return err
 		}
-		if err := markVerified(tx, sess.SignerIN, now); err != nil {
+		if err := markVerified(tx, c, sess.SignerIN, now); err != nil {
 			return err
 		}
 		out = &SessionResult{Session: sess, Contract: c}
@@ -271,18 +271,18 @@ func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor) (*S
 	return out, err
 }
 
-// markVerified records that an outside service confirmed the client with
-// the number; a party that is not registered has no client to mark.
-func markVerified(tx Tx, in string, now time.Time) error {
-	client, err := tx.Client(in)
-	if ErrorCode(err) == ENOTFOUND {
-		return nil
-	} else if err != nil {
+// markVerified records that an outside service confirmed the party with
+// the number, on the record the contract's creator's tenant holds (the
+// owner's record for an owner); a party it holds no record of has none to mark.
+func markVerified(tx Tx, c *Contract, in string, now time.Time) error {
+	client, owner, err := holder(tx, c.CreatorIN, in)
+	if err != nil || client == nil || client.Verified {
 		return err
 	}
-	if client.Verified {
-		return nil
+	marked := *client
+	marked.Verified, marked.UpdatedAt = true, UTC(now)
+	if owner {
+		return tx.PutOwner(&marked)
 	}
-	client.Verified, client.UpdatedAt = true, UTC(now)
-	return tx.PutClient(client)
+	return tx.PutClaim(c.CreatorIN, &marked)
 }

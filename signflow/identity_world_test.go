@@ -105,7 +105,10 @@ func (w *idWorld) snapshot(t *testing.T, c *signflow.Contract, sess *signflow.Si
 			if err != nil {
 				return err
 			}
-			cl, err := tx.Client(signer)
+			cl, err := tx.Owner(signer) // the signer as owner A's tenant knows it
+			if signflow.ErrorCode(err) == signflow.ENOTFOUND {
+				cl, err = tx.Claim(fixture.OwnerIN, signer)
+			}
 			if err != nil {
 				return err
 			}

@@ -57,7 +57,8 @@ type CodeSent struct {
 	SendsLeft int
 }
 
-// SendCode sends a new SMS code for an OTP_SMS session. The code is held
+// SendCode sends a new SMS code for an OTP_SMS session, to the phone the
+// contract's creator's tenant holds for the signer. The code is held
 // only as an HMAC; the message, sent once the change is committed, holds
 // the code and the contract number. When the provider fails, the send is
 // undone so that it can be retried at once.
@@ -78,8 +79,8 @@ func (s *Service) SendCode(ctx context.Context, token string, actor Actor) (*Cod
 		if sess.Method != MethodOTP {
 			return ErrNotOTP
 		}
-		client, err := tx.Client(sess.SignerIN)
-		if err != nil && ErrorCode(err) != ENOTFOUND {
+		client, err := partyRecord(tx, c, sess.SignerIN)
+		if err != nil {
 			return err
 		}
 		if client == nil || client.Phone == "" {

@@ -162,13 +162,8 @@ func (f *flakySMS) Send(_ context.Context, _, text string) error {
 func TestFailedSendIsUndone(t *testing.T) {
 	sms := &flakySMS{fail: true}
 	w := fixture.New(t, signflow.Options{SMS: sms})
-	fixture.Must(t, func() error {
-		_, err := w.Service.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "D", LastName: "R", Phone: peerPhone})
-		if err == nil {
-			_, err = w.Service.RegisterClient(&signflow.Client{IN: fixture.CustomerIN, FirstName: "A", LastName: "K", Phone: custPhone})
-		}
-		return err
-	})
+	fixture.MustOwner(t, w.Service, &signflow.Client{IN: peerIN, FirstName: "D", LastName: "R", Phone: peerPhone})
+	fixture.MustClaim(t, w.Service, peerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "A", LastName: "K", Phone: custPhone})
 	tpl := fixture.MustTemplate(t, w.Service, fixture.TemplateYAML)
 	cred := fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "x", OwnerIN: peerIN, Scopes: signflow.AppScopes, AllTemplates: true})
 	var app *signflow.Access

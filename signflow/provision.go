@@ -5,52 +5,6 @@ import (
 	"time"
 )
 
-// RegisterClient stores a client, or fills the empty fields of the one with
-// the same number. Held data is never overwritten. The stored client is returned.
-func (s *Service) RegisterClient(in *Client) (*Client, error) {
-	in.Normalize()
-	if err := in.Validate(); err != nil {
-		return nil, err
-	}
-	var out *Client
-	err := s.store.Update(func(tx Tx) error {
-		now := UTC(s.opt.Now())
-		c, err := tx.Client(in.IN)
-		switch {
-		case err == nil:
-			if c.FillEmpty(in) {
-				c.UpdatedAt = now
-				if err := tx.PutClient(c); err != nil {
-					return err
-				}
-			}
-		case ErrorCode(err) == ENOTFOUND:
-			c = new(Client)
-			*c = *in
-			c.ID, c.Verified, c.CreatedAt, c.UpdatedAt = NewID(), false, now, now
-			if err := tx.PutClient(c); err != nil {
-				return err
-			}
-		default:
-			return err
-		}
-		out = c
-		return nil
-	})
-	return out, err
-}
-
-// FindClient returns the client with the number; nil with ENOTFOUND when
-// there is none.
-func (s *Service) FindClient(in string) (*Client, error) {
-	var c *Client
-	err := s.store.View(func(tx Tx) (err error) { c, err = tx.Client(in); return err })
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
 // CreateTemplate validates a definition and stores it as a new template.
 func (s *Service) CreateTemplate(def *TemplateDefinition) (*Template, error) {
 	if err := def.Validate(); err != nil {
@@ -76,7 +30,7 @@ func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 	if in.Name == "" || len(in.Name) > 200 {
 		return Errorf(EINVALID, "name: required, at most 200 characters")
 	}
-	if _, err := tx.Client(in.OwnerIN); err != nil {
+	if _, err := tx.Owner(in.OwnerIN); err != nil {
 		if ErrorCode(err) == ENOTFOUND {
 			return Errorf(EINVALID, "ownerIn: no owner with this number; create it with POST /admin/v1/owners")
 		}

@@ -61,7 +61,7 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 		if err != nil {
 			return notFound(err, "Contract not found.")
 		}
-		if err := a.CanRead(c); err != nil {
+		if err := canReach(tx, a, c); err != nil {
 			return err
 		}
 		if c.Status != StatusCreated {
@@ -69,6 +69,12 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 		}
 		if !c.HasParty(r.SignerIN) {
 			return Errorf(EINVALID, "signerIn: not a party of this contract")
+		}
+		// A tenant signs for the parties of its own contracts, and for its
+		// own owner's party of the contracts it reads; never for another
+		// tenant's party of another tenant's contract.
+		if c.CreatorIN != a.OwnerIN && r.SignerIN != a.OwnerIN {
+			return Errorf(EFORBIDDEN, "signerIn: a session for another tenant's party of a contract that tenant created cannot be opened here.")
 		}
 		if c.PartyStatus(r.SignerIN) != PartyPending {
 			return Errorf(EINVALID, "signerIn: this party has already signed")
@@ -88,21 +94,23 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 			return err
 		}
 		actor.IN = a.OwnerIN
+		// Opening confirms nothing: the method it will ask for is in the detail.
 		return tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: c.ID, Type: AuditSessionOpened, ActorIN: actor.IN, At: now,
-			IP: actor.IP, UserAgent: actor.UserAgent, Method: method, Hash: c.Hash, SessionID: out.ID, Detail: "signer " + r.SignerIN})
+			IP: actor.IP, UserAgent: actor.UserAgent, Hash: c.Hash, SessionID: out.ID, Detail: "signer " + r.SignerIN + ", to confirm with " + method})
 	})
 	return out, token, err
 }
 
 // methodFor picks the confirmation method of the signer and checks that it
-// can work here: a configured provider, and a phone for SMS codes.
+// can work here: a configured provider, and for SMS codes a phone that the
+// contract's creator's tenant holds for the signer.
 func (s *Service) methodFor(tx Tx, c *Contract, signerIN string) (string, error) {
 	t, err := tx.Template(c.TemplateID)
 	if err != nil {
 		return "", err
 	}
-	client, err := tx.Client(signerIN)
-	if err != nil && ErrorCode(err) != ENOTFOUND {
+	client, err := partyRecord(tx, c, signerIN)
+	if err != nil {
 		return "", err
 	}
 	method := SignerMethod(t, signerIN)
@@ -110,7 +118,7 @@ func (s *Service) methodFor(tx Tx, c *Contract, signerIN string) (string, error)
 		return "", Errorf(EINVALID, "The signing method %s required for this signer is not configured on this service.", method)
 	}
 	if method == MethodOTP && (client == nil || client.Phone == "") {
-		return "", Errorf(EINVALID, "signerIn: the signer has no registered phone for SMS codes; register the client first")
+		return "", Errorf(EINVALID, "signerIn: the signer has no registered phone for SMS codes; the contract's creator must register the client first")
 	}
 	return method, nil
 }

@@ -43,6 +43,7 @@ func (s *Service) SigningSession(token string) (*SigningView, error) {
 		if v.Contract, err = viewOf(tx, c); err != nil {
 			return err
 		}
+		// The signer as the creator's tenant knows it: the phone codes go to.
 		if v.Code = codeState(sess, now); v.Code != nil {
 			signer := v.Contract.Seller
 			if c.BuyerIN == sess.SignerIN {
@@ -57,16 +58,29 @@ func (s *Service) SigningSession(token string) (*SigningView, error) {
 	return v, err
 }
 
-// RejectSession records the customer's refusal through the session: the
-// session becomes REJECTED and the contract REJECTED, or CANCELLED when the
-// signer is the creator's party.
+// RejectSession records the customer's refusal through the session's
+// link: the session becomes REJECTED and the contract REJECTED, or
+// CANCELLED when the signer is the creator's party. Holding the link is
+// all it took, so the audit trail names no confirmation method.
 func (s *Service) RejectSession(token string, actor Actor) (*SessionResult, error) {
+	return s.rejectSession(token, actor, nil, "")
+}
+
+// rejectSession rejects through the session of token; check, when set,
+// first vets the session and its contract, and method is the confirmation
+// the rejection had, for the audit trail.
+func (s *Service) rejectSession(token string, actor Actor, check func(Tx, *SignSession, *Contract) error, method string) (*SessionResult, error) {
 	now := s.opt.Now()
 	var out *SessionResult
 	err := s.store.Update(func(tx Tx) error {
 		sess, c, err := liveSession(tx, token, now)
 		if err != nil {
 			return err
+		}
+		if check != nil {
+			if err := check(tx, sess, c); err != nil {
+				return err
+			}
 		}
 		events, err := c.Reject(sess.SignerIN, now)
 		if err != nil {
@@ -81,7 +95,7 @@ func (s *Service) RejectSession(token string, actor Actor) (*SessionResult, erro
 		}
 		actor.IN = sess.SignerIN
 		out = &SessionResult{Session: sess, Contract: c}
-		return s.record(tx, c, events, actor, sess.Method, sess.ID)
+		return s.record(tx, c, events, actor, method, sess.ID)
 	})
 	return out, err
 }
@@ -177,12 +191,14 @@ func closeSession(sess *SignSession, status string, at time.Time) {
 }
 
 // auditSession writes an audit-only event about a session of contract c
-// (nil when it is gone) in the caller's transaction.
+// (nil when it is gone) in the caller's transaction. Such events (a code
+// sent, a wrong code, a session closed) confirm nothing, so they name no
+// confirmation method.
 func (s *Service) auditSession(tx Tx, c *Contract, sess *SignSession, typ string, actor Actor, detail string) error {
 	hash := ""
 	if c != nil {
 		hash = c.Hash
 	}
 	return tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: sess.ContractID, Type: typ, ActorIN: actor.IN, At: UTC(s.opt.Now()),
-		IP: actor.IP, UserAgent: actor.UserAgent, Method: sess.Method, Hash: hash, SessionID: sess.ID, Detail: detail})
+		IP: actor.IP, UserAgent: actor.UserAgent, Hash: hash, SessionID: sess.ID, Detail: detail})
 }

@@ -30,10 +30,8 @@ type peers struct {
 func newPeers(t *testing.T) *peers {
 	t.Helper()
 	w := fixture.NewStandard(t)
-	fixture.Must(t, func() error {
-		_, err := w.Service.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
-		return err
-	})
+	fixture.MustOwner(t, w.Service, &signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
+	fixture.MustClaim(t, w.Service, peerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: custPhone})
 	cred := fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Peer shop", OwnerIN: peerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true, WebhookURL: "http://127.0.0.1:9/hook"})
 	p := &peers{Standard: w, app: w.Access(t, cred)}

@@ -12,8 +12,14 @@ type Store interface {
 // Tx is one transaction over every entity. Getters return ENOTFOUND when
 // the record is absent. Put methods keep secondary indexes in step.
 type Tx interface {
-	Client(in string) (*Client, error)
-	PutClient(c *Client) error
+	// Owner is the admin's record of an owner; PutOwner writes it.
+	Owner(in string) (*Client, error)
+	PutOwner(c *Client) error
+	// Claim is what tenant (an owner's number) says about the number;
+	// PutClaim writes it. Claims lists every tenant's claim on the number.
+	Claim(tenant, in string) (*Client, error)
+	PutClaim(tenant string, c *Client) error
+	Claims(in string) ([]TenantClaim, error)
 
 	Template(id string) (*Template, error)
 	Templates() ([]*Template, error)
@@ -61,14 +67,19 @@ type Tx interface {
 }
 
 // ContractQuery selects contracts in which OwnerIN takes part, newest first.
+// Search matches names as OwnerIN's tenant knows them (owners' records and
+// its own claims).
 type ContractQuery struct {
-	OwnerIN      string
-	Statuses     []string
-	TemplateID   string
-	AllTemplates bool
-	TemplateIDs  []string
-	Search       string
-	Page, Size   int
+	OwnerIN string
+	// Counterparties, when not nil, keeps only the contracts whose other
+	// party is one of these numbers.
+	Counterparties []string
+	Statuses       []string
+	TemplateID     string
+	AllTemplates   bool
+	TemplateIDs    []string
+	Search         string
+	Page, Size     int
 }
 
 // ContractPage is one page of a contract list.

@@ -8,13 +8,13 @@ import (
 )
 
 // cacheMode says which transactions may use the cache for a bucket. Apps,
-// keys, templates and clients are read by nearly every request and change
+// keys, templates, owners and claims are read by nearly every request and change
 // rarely; a writable transaction changes only their top-level fields, which
 // the shallow copy keeps apart. Contracts are cached for readers only,
 // because a writable transaction modifies their signature map in place.
 var cacheMode = map[string]int{
 	string(bucketApps): cacheAlways, string(bucketKeys): cacheAlways, string(bucketTemplates): cacheAlways,
-	string(bucketClients): cacheAlways, string(bucketContracts): cacheReadOnly,
+	string(bucketOwners): cacheAlways, string(bucketClaims): cacheAlways, string(bucketContracts): cacheReadOnly,
 }
 
 const (

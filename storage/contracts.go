@@ -83,7 +83,7 @@ type filter struct{ q *signflow.ContractQuery }
 
 // none reports whether the filter keeps every entry.
 func (f filter) none() bool {
-	return f.q.TemplateID == "" && f.q.AllTemplates && len(f.q.Statuses) == 0
+	return f.q.TemplateID == "" && f.q.AllTemplates && len(f.q.Statuses) == 0 && f.q.Counterparties == nil
 }
 
 // keep reports whether the contract with summary v passes the filter.
@@ -91,6 +91,9 @@ func (f filter) keep(v []byte) bool {
 	q := f.q
 	if f.none() {
 		return true
+	}
+	if q.Counterparties != nil && !containsBytes(q.Counterparties, summaryOther(v)) {
+		return false
 	}
 	status, rest := cut(v)
 	if len(q.Statuses) > 0 && !containsBytes(q.Statuses, status) {
@@ -195,7 +198,7 @@ func (t *tx) search(owner, s string, f filter, p *pager) {
 	if isDigits(s) {
 		digits = s
 	}
-	names := t.namesMatching(s)
+	names := t.namesMatching(owner, s)
 	// Numbers share their leading digits (type and region codes), so a short
 	// prefix matches most counterparties: walk at once.
 	if len(digits) == 0 || len(digits) >= broadPrefix {
@@ -268,26 +271,6 @@ func (t *tx) partyEntry(owner string, id []byte) (uint64, []byte) {
 		return 0, nil
 	}
 	return c.Seq, t.bucket(bucketContractParty).Get(join([]byte(owner), seq8(c.Seq)))
-}
-
-// namesMatching returns the numbers of clients having, for each word of s,
-// a name word that starts with it. Words are split as nameWords splits them.
-func (t *tx) namesMatching(s string) map[string]bool {
-	var result map[string]bool
-	for _, w := range nameWords(&signflow.Client{LegalName: s}) {
-		set := map[string]bool{}
-		c := t.bucket(bucketClientNames).Cursor()
-		for k, _ := c.Seek([]byte(w)); k != nil && bytes.HasPrefix(k, []byte(w)); k, _ = c.Next() {
-			if i := bytes.IndexByte(k, 0); i >= 0 && (result == nil || result[string(k[i+1:])]) {
-				set[string(k[i+1:])] = true
-			}
-		}
-		result = set
-		if len(result) == 0 {
-			return nil
-		}
-	}
-	return result
 }
 
 // seekLast positions c on the last key with the prefix.

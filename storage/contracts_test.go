@@ -59,7 +59,7 @@ func newWorld(tb testing.TB, n, nClients, others int) *world {
 			}
 		}
 		owner := &signflow.Client{ID: signflow.NewID(), IN: benchOwner, Type: signflow.ClientCompany, LegalName: "Alpha Savdo MChJ"}
-		if err := tx.PutClient(owner); err != nil {
+		if err := tx.PutOwner(owner); err != nil {
 			return err
 		}
 		for i := 0; i < nClients; i++ {
@@ -71,7 +71,7 @@ func newWorld(tb testing.TB, n, nClients, others int) *world {
 				c.IN, c.LegalName = fmt.Sprintf("2%08d", 7919*(i+1)), fmt.Sprintf("%s-%s Trade MChJ", lastNames[i%len(lastNames)], firstNames[i%len(firstNames)])
 			}
 			w.clients = append(w.clients, c)
-			if err := tx.PutClient(c); err != nil {
+			if err := tx.PutClaim(benchOwner, c); err != nil {
 				return err
 			}
 		}

@@ -74,6 +74,9 @@ func (t *tx) recount(in string, old []byte, c *signflow.Contract) error {
 // countMatches answers how many of the owner's contracts pass the filter,
 // or false when the filter is one the counts cannot answer.
 func (t *tx) countMatches(q *signflow.ContractQuery) (int, bool) {
+	if q.Counterparties != nil {
+		return 0, false
+	}
 	b := t.bucket(bucketContractCounts)
 	templates := []string{""} // "" stands for every template
 	switch {

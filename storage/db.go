@@ -4,8 +4,11 @@
 // Bucket layout (JSON values unless noted; seq8 is a big-endian uint64):
 //
 //	meta                 "schema" -> schema version (seq8)
-//	clients              <in> -> Client
-//	client_names         <lower-case name word> 0x00 <in> -> nil
+//	owners               <in> -> Client, the admin's record of an owner (schema 4)
+//	owner_names          <lower-case name word> 0x00 <in> -> nil (schema 4)
+//	claims               <in> 0x00 <tenant in> -> Client, a tenant's claim (schema 4)
+//	claim_names          <tenant in> 0x00 <lower-case name word> 0x00 <in> -> nil (schema 4)
+//	clients_aside        <in> -> Client, a schema-3 record no tenant received; never read (schema 4)
 //	templates            <id> -> Template
 //	apps                 <id> -> App
 //	keys                 <id> -> APIKey
@@ -26,6 +29,9 @@
 //	cabinet_logins       <in> -> CabinetLogin (schema 2)
 //	cabinet_sessions     <sha256 of session token> -> CabinetSession (schema 2)
 //	cabinet_expiry       <purge time unix nanos, seq8> 'l' <in> | 's' <token sha256> -> nil (schema 2)
+//
+// Schema 1 to 3 kept one client record per number for every tenant
+// (clients, client_names); schema 4 moved them (tenants_migrate.go).
 //
 // A summary is "status 0x1f templateId 0x1f counterparty in 0x1f number":
 // lists filter by party, creation order, status, template and number from
@@ -49,8 +55,6 @@ import (
 
 var (
 	bucketMeta             = []byte("meta")
-	bucketClients          = []byte("clients")
-	bucketClientNames      = []byte("client_names")
 	bucketTemplates        = []byte("templates")
 	bucketApps             = []byte("apps")
 	bucketKeys             = []byte("keys")

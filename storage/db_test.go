@@ -145,7 +145,7 @@ func TestBackupWhileWriting(t *testing.T) {
 			defer wg.Done()
 			for i := 0; !stop.Load(); i++ {
 				buyer := fmt.Sprintf("32%02d%010d", g, i)
-				if _, err := w.Service.RegisterClient(&signflow.Client{IN: buyer, FirstName: "Ali", LastName: fmt.Sprintf("Valiyev%d", i), Phone: "998900000000"}); err != nil {
+				if _, err := w.Service.RegisterClient(app, &signflow.Client{IN: buyer, FirstName: "Ali", LastName: fmt.Sprintf("Valiyev%d", i), Phone: "998900000000"}); err != nil {
 					errs <- err
 					return
 				}

@@ -27,10 +27,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		in := fmt.Sprintf("3100000000000%d", i)
 		customers = append(customers, in)
-		fixture.Must(t, func() error {
-			_, err := w.Service.RegisterClient(&signflow.Client{IN: in, FirstName: "Olim", LastName: fmt.Sprintf("Sobirov%d", i), Phone: "998901112233"})
-			return err
-		})
+		fixture.MustClaim(t, w.Service, fixture.OwnerIN, &signflow.Client{IN: in, FirstName: "Olim", LastName: fmt.Sprintf("Sobirov%d", i), Phone: "998901112233"})
 	}
 	var created []*signflow.Contract
 	for i := 0; i < 12; i++ {
@@ -54,30 +51,20 @@ func TestIndexesFollowChanges(t *testing.T) {
 		}
 	}
 	// Filling in an empty field adds name words; a rename replaces them.
-	fixture.Must(t, func() error {
-		_, err := w.Service.RegisterClient(&signflow.Client{IN: customers[1], FirstName: "X", LastName: "Y", MidName: "Rustamovich", Phone: "998901112233"})
-		return err
-	})
+	fixture.MustClaim(t, w.Service, fixture.OwnerIN, &signflow.Client{IN: customers[1], FirstName: "X", LastName: "Y", MidName: "Rustamovich", Phone: "998901112233"})
 	fixture.Must(t, func() error {
 		return w.DB.Update(func(tx signflow.Tx) error {
-			c, err := tx.Client(customers[2])
+			c, err := tx.Claim(fixture.OwnerIN, customers[2])
 			if err != nil {
 				return err
 			}
 			c.FirstName, c.LastName = "Zarina", "Nazarova-Qodirova"
-			return tx.PutClient(c)
+			return tx.PutClaim(fixture.OwnerIN, c)
 		})
 	})
-	fixture.Must(t, func() error {
-		return w.DB.Update(func(tx signflow.Tx) error {
-			c, err := tx.Client(fixture.OtherIN)
-			if err != nil {
-				return err
-			}
-			c.LegalName = "Gamma Group"
-			return tx.PutClient(c)
-		})
-	})
+	fixture.MustOwner(t, w.Service, &signflow.Client{IN: fixture.OtherIN, Type: signflow.ClientCompany, LegalName: "Gamma Group"})
+	// Another tenant's claim on a customer of A's never matches A's search.
+	fixture.MustClaim(t, w.Service, fixture.OtherIN, &signflow.Client{IN: customers[3], FirstName: "Secret", LastName: "Sobirov3", Phone: "998901112299"})
 
 	assertIndexesConsistent(t, w.DB)
 
@@ -98,7 +85,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 				}
 			}
 			// Old name words are gone from search; new ones are found.
-			for search, want := range map[string]int{"sobirov1": 0, "zarina": 1, "nazarova": 1, "qodirova": 1, "rustamovich": 2, "sobirov": 5} {
+			for search, want := range map[string]int{"sobirov1": 0, "zarina": 1, "nazarova": 1, "qodirova": 1, "rustamovich": 2, "sobirov": 5, "secret": 0} {
 				page, err := tx.ListContracts(signflow.ContractQuery{OwnerIN: fixture.OwnerIN, AllTemplates: true, Search: search, Size: 100})
 				if err != nil {
 					return err
@@ -142,8 +129,8 @@ func indexProblems(btx *bolt.Tx) []string {
 		}
 		return b
 	}
-	for _, name := range []string{"contracts", "contract_numbers", "contract_party", "contract_pair", "clients",
-		"client_names", "audit", "deliveries", "delivery_queue", "delivery_contract", "sessions", "session_tokens",
+	for _, name := range []string{"contracts", "contract_numbers", "contract_party", "contract_pair", "owners",
+		"owner_names", "claims", "claim_names", "audit", "deliveries", "delivery_queue", "delivery_contract", "sessions", "session_tokens",
 		"session_expiry", "keys", "key_hashes", "key_owners"} {
 		if bucket(name) == nil {
 			return out
@@ -248,29 +235,37 @@ func indexProblems(btx *bolt.Tx) []string {
 		}
 	}
 
-	// client_names holds exactly the words of each client's current name.
-	want := map[string]bool{}
-	bucket("clients").ForEach(func(k, v []byte) error {
-		c := new(signflow.Client)
-		if err := json.Unmarshal(v, c); err != nil || c.IN != string(k) {
-			bad("client %s: undecodable or misfiled", k)
+	// owner_names and claim_names hold exactly the words of each owner's
+	// and each claim's current name; claim_names under its tenant.
+	for _, idx := range []struct{ records, names string }{{"owners", "owner_names"}, {"claims", "claim_names"}} {
+		want := map[string]bool{}
+		bucket(idx.records).ForEach(func(k, v []byte) error {
+			c := new(signflow.Client)
+			in, tenant, _ := strings.Cut(string(k), "\x00")
+			if err := json.Unmarshal(v, c); err != nil || c.IN != in || (idx.records == "claims") != (tenant != "") {
+				bad("%s %q: undecodable or misfiled", idx.records, k)
+				return nil
+			}
+			for _, w := range clientNameWords(c) {
+				key := w + "\x00" + c.IN
+				if tenant != "" {
+					key = tenant + "\x00" + key
+				}
+				want[key] = true
+			}
 			return nil
+		})
+		got := map[string]bool{}
+		bucket(idx.names).ForEach(func(k, _ []byte) error { got[string(k)] = true; return nil })
+		for k := range got {
+			if !want[k] {
+				bad("%s: stale entry %q", idx.names, k)
+			}
 		}
-		for _, w := range clientNameWords(c) {
-			want[w+"\x00"+c.IN] = true
-		}
-		return nil
-	})
-	got := map[string]bool{}
-	bucket("client_names").ForEach(func(k, _ []byte) error { got[string(k)] = true; return nil })
-	for k := range got {
-		if !want[k] {
-			bad("client_names: stale entry %q", k)
-		}
-	}
-	for k := range want {
-		if !got[k] {
-			bad("client_names: missing entry %q", k)
+		for k := range want {
+			if !got[k] {
+				bad("%s: missing entry %q", idx.names, k)
+			}
 		}
 	}
 

@@ -12,11 +12,13 @@ var migrations = []func(*bolt.Tx) error{
 	createBuckets,
 	createCabinetBuckets,
 	createContractCounts,
+	moveClientsToTenants,
 }
 
 // CurrentSchema is the schema version this build writes.
 func CurrentSchema() uint64 { return uint64(len(migrations)) }
 
+// allBuckets are the buckets of schema 1.
 var allBuckets = [][]byte{bucketMeta, bucketClients, bucketClientNames, bucketTemplates, bucketApps, bucketKeys,
 	bucketKeyHashes, bucketKeyOwners, bucketContracts, bucketContractNumbers, bucketContractParty, bucketContractPair,
 	bucketSessions, bucketSessionTokens, bucketSessionExpiry, bucketAudit, bucketDeliveries, bucketDeliveryQueue,

@@ -33,21 +33,21 @@ func migSetSchema(t *testing.T, db *DB, v uint64) {
 	}
 }
 
-// migPutClient stores a client record through the store.
+// migPutClient stores an owner's record through the store.
 func migPutClient(t *testing.T, db *DB, in, legalName string) {
 	t.Helper()
 	err := db.Update(func(tx signflow.Tx) error {
-		return tx.PutClient(&signflow.Client{IN: in, Type: signflow.ClientCompany, LegalName: legalName})
+		return tx.PutOwner(&signflow.Client{IN: in, Type: signflow.ClientCompany, LegalName: legalName})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-// migHasClient reports whether the file holds the client.
+// migHasClient reports whether the file holds the owner's record.
 func migHasClient(t *testing.T, db *DB, in string) bool {
 	t.Helper()
-	err := db.View(func(tx signflow.Tx) error { _, err := tx.Client(in); return err })
+	err := db.View(func(tx signflow.Tx) error { _, err := tx.Owner(in); return err })
 	if err != nil && signflow.ErrorCode(err) != signflow.ENOTFOUND {
 		t.Fatal(err)
 	}
@@ -70,9 +70,15 @@ func TestMigrateFreshFile(t *testing.T) {
 		t.Fatalf("fresh file at schema %d (%v), want %d", v, err, CurrentSchema())
 	}
 	err := db.bolt.View(func(btx *bolt.Tx) error {
-		for _, name := range allBuckets {
-			if btx.Bucket(name) == nil {
+		for _, name := range append(allBuckets, bucketOwners, bucketOwnerNames, bucketClaims, bucketClaimNames,
+			bucketClientsAside, bucketCabinetLogins, bucketCabinetSessions, bucketCabinetExpiry, bucketContractCounts) {
+			if btx.Bucket(name) == nil && string(name) != "clients" && string(name) != "client_names" {
 				t.Errorf("bucket %s not created", name)
+			}
+		}
+		for _, gone := range [][]byte{bucketClients, bucketClientNames} {
+			if btx.Bucket(gone) != nil {
+				t.Errorf("bucket %s of schema 3 is still there", gone)
 			}
 		}
 		return nil
@@ -165,7 +171,7 @@ func TestMigrateFailureLeavesFileAsItWas(t *testing.T) {
 	from := CurrentSchema()
 
 	migWithExtra(t, func(btx *bolt.Tx) error {
-		if err := btx.Bucket(bucketClients).Delete([]byte("301234567")); err != nil {
+		if err := btx.Bucket(bucketOwners).Delete([]byte("301234567")); err != nil {
 			return err
 		}
 		return errors.New("disk says no")

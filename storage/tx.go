@@ -3,8 +3,6 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
-	"unicode"
 
 	"contracts/signflow"
 
@@ -60,34 +58,6 @@ func (t *tx) put(bucket, key []byte, v any) error {
 }
 
 func join(parts ...[]byte) []byte { return bytes.Join(parts, []byte{0}) }
-
-func (t *tx) Client(in string) (*signflow.Client, error) {
-	c := new(signflow.Client)
-	return c, t.get(bucketClients, []byte(in), c, "Client")
-}
-
-func (t *tx) PutClient(c *signflow.Client) error {
-	names := t.bucket(bucketClientNames)
-	if old, err := t.Client(c.IN); err == nil {
-		for _, w := range nameWords(old) {
-			if err := names.Delete(join([]byte(w), []byte(old.IN))); err != nil {
-				return err
-			}
-		}
-	}
-	for _, w := range nameWords(c) {
-		if err := names.Put(join([]byte(w), []byte(c.IN)), nil); err != nil {
-			return err
-		}
-	}
-	return t.put(bucketClients, []byte(c.IN), c)
-}
-
-// nameWords are the lower-case words a client is found by.
-func nameWords(c *signflow.Client) []string {
-	text := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.MidName, c.LegalName}, " "))
-	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
 
 func (t *tx) Template(id string) (*signflow.Template, error) {
 	v := new(signflow.Template)

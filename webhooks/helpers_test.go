@@ -35,10 +35,8 @@ func newHarness(t *testing.T) *harness {
 	s := fixture.NewStandard(t)
 	h := &harness{Standard: s, t: t, clock: webhooks.NewFakeClock(s.Clock.Now())}
 	h.use(s.DB)
-	fixture.Must(t, func() error {
-		_, err := h.svc.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
-		return err
-	})
+	fixture.MustOwner(t, h.svc, &signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
+	fixture.MustClaim(t, h.svc, peerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: custPhone})
 	return h
 }
 

@@ -90,7 +90,7 @@ func (h *handler) createOwner(c echo.Context) error {
 	if err := server.Bind(c, &in); err != nil {
 		return err
 	}
-	out, err := h.Service.RegisterClient(&in)
+	out, err := h.Service.CreateOwner(&in)
 	if err != nil {
 		return err
 	}

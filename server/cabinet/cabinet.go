@@ -48,6 +48,9 @@ type Deps struct {
 	PDF *pdf.Cache
 	// Now is the rate limiter's clock; default the service's clock.
 	Now func() time.Time
+	// Texts sends the login codes in the background (sms.Queue, a worker
+	// of the appliance); nil sends them inline, for tests.
+	Texts signflow.TextQueue
 }
 
 // Register mounts the cabinet under /cabinet on e.
@@ -95,7 +98,7 @@ func newHandler(d Deps) *handler {
 	if d.PDF == nil {
 		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
 	}
-	h := &handler{svc: d.Service, pdfs: d.PDF, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout}),
+	h := &handler{svc: d.Service, pdfs: d.PDF, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout, Texts: d.Texts}),
 		serviceName: d.ServiceName, embedded: strings.TrimRight(d.EmbeddedBaseURL, "/"),
 		secure: strings.HasPrefix(d.BaseURL, "https://"), limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now),
 		files: map[string]*file{}}

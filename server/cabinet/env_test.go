@@ -2,8 +2,10 @@ package cabinet_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -20,6 +22,7 @@ import (
 	"contracts/server/keyapi"
 	"contracts/server/pdf"
 	"contracts/signflow"
+	"contracts/signflow/sms"
 
 	"github.com/labstack/echo/v4"
 	"github.com/rs/zerolog"
@@ -45,28 +48,42 @@ type options struct {
 	embedded     string // EmbeddedBaseURL; "-" for none
 	service      func(*fixture.Standard) *signflow.Service
 	pdfs         *pdf.Cache // shared by the key interface and the cabinet, as routes.go shares it
+	// gateway sends every SMS through the http provider to a gateway over
+	// HTTP (env.gateway), which records it in the world's SMS.
+	gateway bool
 }
 
 // env is the key listener (key interface and cabinet, as routes.go mounts
-// them) over real HTTP on a real bbolt world.
+// them) over real HTTP on a real bbolt world. Login codes go out through a
+// text queue in the background, as the appliance sends them.
 type env struct {
 	*fixture.Standard
-	svc *signflow.Service
-	key *signflow.NewCredential // the peer's key
-	srv *httptest.Server
+	svc     *signflow.Service
+	key     *signflow.NewCredential // the peer's key
+	srv     *httptest.Server
+	gateway *fixture.Gateway // with options.gateway
 }
 
 func newEnv(t *testing.T, o options) *env {
 	t.Helper()
 	w := fixture.NewStandard(t)
-	fixture.Must(t, func() error {
-		_, err := w.Service.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
-		return err
-	})
+	fixture.MustOwner(t, w.Service, &signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
+	fixture.MustClaim(t, w.Service, peerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: custPhone})
 	ev := &env{Standard: w, svc: w.Service}
+	var sender signflow.SMSSender = w.SMS
+	if o.gateway {
+		ev.gateway = fixture.NewGateway(t, w.SMS)
+		sender = sms.NewHTTP(ev.gateway.URL, nil, 5*time.Second)
+		opt := w.Options
+		opt.SMS = sender
+		ev.svc = signflow.NewService(w.DB, opt)
+	}
 	if o.service != nil {
 		ev.svc = o.service(w)
 	}
+	texts := sms.NewQueue(sender, zerolog.Nop(), sms.QueueOptions{})
+	texts.Start()
+	t.Cleanup(func() { texts.Shutdown(context.Background()) })
 	ev.key = fixture.MustCredential(t, w.Service.CreateKey, &signflow.CredentialInput{Name: "Peer back office", OwnerIN: peerIN,
 		Scopes: signflow.KeyScopes, AllTemplates: true, WebhookURL: hookURL})
 	if o.embedded == "" {
@@ -78,7 +95,7 @@ func newEnv(t *testing.T, o options) *env {
 	e.IPExtractor = echo.ExtractIPDirect()
 	keyapi.Register(e, keyapi.Deps{Service: ev.svc, VerifyBaseURL: o.embedded, PDF: o.pdfs, Now: w.Clock.Now})
 	cabinet.Register(e, cabinet.Deps{Service: ev.svc, IdleTimeout: 30 * time.Minute, OTPPerMinute: o.otpPerMinute,
-		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, PDF: o.pdfs, Now: w.Clock.Now})
+		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, PDF: o.pdfs, Now: w.Clock.Now, Texts: texts})
 	if o.tls {
 		ev.srv = httptest.NewTLSServer(e)
 	} else {
@@ -138,6 +155,16 @@ func (e *env) browser(t *testing.T) *browser {
 	c.Jar = jar
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &browser{e: e, t: t, c: &c}
+}
+
+// browserFrom is a browser whose connections come from the loopback
+// address ip (all of 127.0.0.0/8 is loopback), another client address.
+func (e *env) browserFrom(t *testing.T, ip string) *browser {
+	b := e.browser(t)
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+	b.c.Transport = &http.Transport{DialContext: d.DialContext}
+	t.Cleanup(b.c.CloseIdleConnections)
+	return b
 }
 
 // reply is one answer.
@@ -272,13 +299,14 @@ func (b *browser) sessionCookie() *http.Cookie {
 
 var codeRE = regexp.MustCompile(`\b(\d{5})\b`)
 
-// lastCode reads the code of the last SMS, which must have gone to phone.
+// lastCode reads the code of the newest SMS to phone that no earlier call
+// read, waiting for it: login codes go out in the background.
 func lastCode(t *testing.T, sms *fixture.SMS, phone string) string {
 	t.Helper()
-	m := sms.Last()
+	m := sms.Newest(t, phone)
 	code := codeRE.FindStringSubmatch(m.Text)
-	if m.Phone != phone || code == nil {
-		t.Fatalf("last SMS %+v: want a code sent to %s", m, phone)
+	if code == nil {
+		t.Fatalf("SMS %+v: no code", m)
 	}
 	return code[1]
 }

@@ -158,10 +158,7 @@ func (h *handler) data(c echo.Context, lang string, s *signflow.CabinetSession, 
 			URL: c.Request().URL.Path + "?" + q.Encode()})
 	}
 	if s != nil {
-		var client *signflow.Client
-		if cl, err := h.svc.FindClient(s.IN); err == nil {
-			client = cl
-		}
+		client, _ := h.cab.Party(s)
 		d.Party = &partyView{Name: signflow.PartyName(client, s.IN), IDLabel: idLabel(t, s.IN), IN: s.IN}
 		d.Config.CSRF = h.cab.CSRFToken(token)
 	}

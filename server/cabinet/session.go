@@ -132,13 +132,15 @@ type codeJSON struct {
 
 func seconds(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
 
-// sendLoginCode is POST /cabinet/api/login/code {"number"}.
+// sendLoginCode is POST /cabinet/api/login/code {"number"}: codes bound to
+// the login page's binding, sent in the background; the answer is the
+// same for every number.
 func (h *handler) sendLoginCode(c echo.Context) error {
 	var req loginRequest
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	sent, err := h.cab.SendLoginCode(c.Request().Context(), req.Number, requestLang(c))
+	sent, err := h.cab.SendLoginCode(req.Number, requestLang(c), cookie(c, loginCookie), actor(c))
 	if err != nil {
 		return h.fail(c, err)
 	}
@@ -152,7 +154,7 @@ func (h *handler) logIn(c echo.Context) error {
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	token, s, err := h.cab.LogIn(req.Number, req.Code, actor(c))
+	token, s, err := h.cab.LogIn(req.Number, req.Code, cookie(c, loginCookie), actor(c))
 	if err != nil {
 		return h.fail(c, err)
 	}

@@ -130,10 +130,10 @@ func (h *handler) confirm(c echo.Context) error {
 
 func (h *handler) reject(c echo.Context) error {
 	var req signingCode
-	if err := h.signing(c, &req); err != nil {
+	if err := server.Bind(c, &req); err != nil {
 		return h.fail(c, err)
 	}
-	res, err := h.svc.RejectSession(req.Token, actor(c))
+	res, err := h.cab.Reject(sessionOf(c), req.Token, actor(c))
 	if err != nil {
 		return h.fail(c, err)
 	}

@@ -89,7 +89,7 @@ func (h *handler) show(c echo.Context) error {
 		return err
 	}
 	actor := signflow.Actor{IP: c.RealIP(), UserAgent: c.Request().UserAgent()}
-	contract, err := h.Service.CreateContract(a, contractFor(tpl, h.CustomerIN, h.customerAddress(), h.Service.Now()), actor)
+	contract, err := h.Service.CreateContract(a, contractFor(tpl, h.CustomerIN, h.customerAddress(a), h.Service.Now()), actor)
 	if err != nil {
 		return err
 	}
@@ -200,8 +200,9 @@ func (h *handler) template(a *signflow.Access) (*signflow.Template, error) {
 	return out, err
 }
 
-func (h *handler) customerAddress() string {
-	if c, err := h.Service.FindClient(h.CustomerIN); err == nil && c.Address != "" {
+// customerAddress is the customer's address as the demo app's tenant knows it.
+func (h *handler) customerAddress(a *signflow.Access) string {
+	if c, err := h.Service.FindClient(a, h.CustomerIN); err == nil && c.Address != "" {
 		return c.Address
 	}
 	return "Toshkent, Chilonzor 7"

@@ -56,32 +56,31 @@ func clientOf(c *signflow.Client) clientResponse {
 		Verified: c.Verified}
 }
 
-// registerClient is POST /v1/clients: idempotent by number; an existing
-// client only gets its empty fields filled.
+// registerClient is POST /v1/clients: the app's tenant's claim, idempotent
+// per tenant (its existing claim only gets its empty fields filled); for an
+// owner's number, the owner as the admin registered it.
 func (h *handler) registerClient(c echo.Context) error {
 	var req clientRequest
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	out, err := h.svc.RegisterClient(req.client())
+	out, err := h.svc.RegisterClient(access(c), req.client())
 	if err != nil {
 		return err
 	}
 	return server.JSON(c, http.StatusOK, clientOf(out))
 }
 
-// getClient is GET /v1/clients/{in}. A number that is not 14 or 9 digits
-// is 400 (the spec's "number not 14 (or 9) digits"); an unknown one 404.
+// getClient is GET /v1/clients/{in}: the app's tenant's claim (or the
+// owner's record). A number that is not 14 or 9 digits is 400 (the spec's
+// "number not 14 (or 9) digits"); one the tenant holds no record of, 404.
 func (h *handler) getClient(c echo.Context) error {
 	in := c.Param("in")
 	if !signflow.ValidIN(in) {
 		return signflow.Errorf(signflow.EINVALID, "in: must be 14 digits (individual) or 9 digits (company)")
 	}
-	out, err := h.svc.FindClient(in)
+	out, err := h.svc.FindClient(access(c), in)
 	if err != nil {
-		if signflow.ErrorCode(err) == signflow.ENOTFOUND {
-			return signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
-		}
 		return err
 	}
 	return server.JSON(c, http.StatusOK, clientOf(out))

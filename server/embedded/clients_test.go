@@ -62,7 +62,7 @@ func TestClients(t *testing.T) {
 	if first["id"] != again["id"] || first["id"] == nil {
 		t.Fatalf("a second registration made a new client: %v vs %v", first["id"], again["id"])
 	}
-	stored, err := e.Service.FindClient("32345678901234")
+	stored, err := e.Service.FindClient(e.Access(t, e.AppA), "32345678901234")
 	if err != nil || stored.Email != "d@example.com" || stored.Birthday != "1990-05-01" {
 		t.Fatalf("stored client: %+v %v", stored, err)
 	}

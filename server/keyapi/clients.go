@@ -22,17 +22,16 @@ type clientResponse struct {
 	Verified  bool    `json:"verified"`
 }
 
-// readClient is GET /v1/clients/{in}, the party check by number: 400 for a
-// number that is not 14 or 9 digits, 404 when no such client is registered.
+// readClient is GET /v1/clients/{in}, the party check by number, as the
+// key's tenant knows it (its apps' claims, or the owner's record): 400 for
+// a number that is not 14 or 9 digits, 404 when the tenant holds no record.
 func (h *handler) readClient(c echo.Context) error {
 	in := c.Param("in")
 	if !signflow.ValidIN(in) {
 		return signflow.Errorf(signflow.EINVALID, "in: must be 14 digits (individual) or 9 digits (company)")
 	}
-	cl, err := h.svc.FindClient(in)
-	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
-		return signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
-	} else if err != nil {
+	cl, err := h.svc.FindClient(access(c), in)
+	if err != nil {
 		return err
 	}
 	return server.JSON(c, http.StatusOK, clientResponse{IN: cl.IN, FirstName: wire.OptString(cl.FirstName),

@@ -9,11 +9,9 @@ import (
 
 func TestReadClient(t *testing.T) {
 	e := newEnv(t, 0)
-	fixture.Must(t, func() error {
-		_, err := e.Service.RegisterClient(&signflow.Client{IN: "32345678901234", FirstName: "Dilnoza", LastName: "Rahimova",
-			MidName: "Akmalovna", Phone: "998901112233", Passport: "AA1234567", Address: "Toshkent"})
-		return err
-	})
+	// Owner A's app registered the person: a claim of A's tenant, its keys included.
+	fixture.MustClaim(t, e.Service, fixture.OwnerIN, &signflow.Client{IN: "32345678901234", FirstName: "Dilnoza", LastName: "Rahimova",
+		MidName: "Akmalovna", Phone: "998901112233", Passport: "AA1234567", Address: "Toshkent"})
 	secret := []string{"phone", "998", "passport", "AA1234567", "address", `"id"`}
 	e.run(t, []scenario{
 		{name: "individual", method: "GET", path: "/v1/clients/32345678901234", key: e.KeyA.Secret, status: 200,
@@ -29,6 +27,10 @@ func TestReadClient(t *testing.T) {
 		{name: "number of the wrong length", method: "GET", path: "/v1/clients/1234", key: e.KeyA.Secret, status: 400,
 			want: []string{"in: must be 14 digits"}},
 		{name: "not digits", method: "GET", path: "/v1/clients/30123456x", key: e.KeyA.Secret, status: 400},
+		{name: "another tenant's key does not see A's claim", method: "GET", path: "/v1/clients/32345678901234", key: e.KeyB.Secret,
+			status: 404, want: []string{"Client not found."}, not: []string{"Dilnoza"}},
+		{name: "an owner is read as the admin registered it, by any tenant", method: "GET", path: "/v1/clients/" + fixture.OwnerIN,
+			key: e.KeyB.Secret, status: 200, want: []string{`"legalName":"Alpha Savdo MChJ"`}, not: secret},
 		{name: "limited key reads clients too", method: "GET", path: "/v1/clients/" + fixture.CustomerIN, key: e.LimitedKey.Secret,
 			status: 200, want: []string{`"firstName":"Aziz"`}},
 	})

@@ -50,10 +50,10 @@ func (e *env) list(t testing.TB, key, query string) page {
 	return p
 }
 
-// register adds a client for the searches.
+// register adds a client for the searches, as owner A's tenant knows it.
 func (e *env) register(c *signflow.Client) {
 	e.t.Helper()
-	fixture.Must(e.t, func() error { _, err := e.Service.RegisterClient(c); return err })
+	fixture.MustClaim(e.t, e.Service, fixture.OwnerIN, c)
 }
 
 // reversed is ids newest first.
@@ -165,7 +165,9 @@ func TestListSearch(t *testing.T) {
 	gamma := e.create(k, e.sale("buyerIn", "402222222"))
 	aziz := e.create(k, e.sale())
 	dilnoza2 := e.create(k, e.sale("buyerIn", "31111111111111", "templateId", e.Other.ID))
-	theirs := e.create(e.KeyB.Secret, e.sale("buyerIn", "31111111111111")) // B's contract with the same client
+	// B's contract with the same person, whom B's tenant knows by another name.
+	fixture.MustClaim(t, e.Service, fixture.OtherIN, &signflow.Client{IN: "31111111111111", FirstName: "Nodira", LastName: "Qodirova", Phone: "998909999999"})
+	theirs := e.create(e.KeyB.Secret, e.sale("buyerIn", "31111111111111"))
 	number := func(id string) (n string) {
 		fixture.Must(t, func() error {
 			return e.DB.View(func(tx signflow.Tx) error { c, err := tx.Contract(id); n = c.Number; return err })
@@ -189,7 +191,9 @@ func TestListSearch(t *testing.T) {
 		{"last name", k, "Karimov", []string{aziz}},
 		{"no match", k, "Zafar", []string{}},
 		{"limited key", e.LimitedKey.Secret, "Dilnoza", []string{dilnoza}},
-		{"other owner sees its own", e.KeyB.Secret, "dilnoza", []string{theirs}},
+		{"other owner sees its own", e.KeyB.Secret, "nodira", []string{theirs}},
+		{"another tenant's name for the party", k, "nodira", []string{}},
+		{"A's name for the party, searched by B", e.KeyB.Secret, "dilnoza", []string{}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			p := e.list(t, sc.key, "search="+url.QueryEscape(sc.search))

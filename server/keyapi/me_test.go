@@ -13,6 +13,7 @@ func TestMe(t *testing.T) {
 	exp := time.Date(2027, 3, 1, 12, 30, 0, 0, time.FixedZone("UZT", 5*3600))
 	expiring := fixture.MustCredential(t, e.Service.CreateKey, &signflow.CredentialInput{Name: "Expiring", OwnerIN: fixture.OwnerIN,
 		Scopes: []string{signflow.ScopeContractsRead}, TemplateIDs: []string{e.Template.ID, e.Other.ID}, ExpiresAt: &exp}).Secret
+	fixture.MustOwner(t, e.Service, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: "998901234567"})
 	person := fixture.MustCredential(t, e.Service.CreateKey, &signflow.CredentialInput{Name: "Personal", OwnerIN: fixture.CustomerIN,
 		Scopes: []string{signflow.ScopeClientsRead}, AllTemplates: true}).Secret
 	e.run(t, []scenario{

@@ -17,8 +17,9 @@ type labels struct {
 	hash, verify                           string
 	// page formats the footer: page n of m.
 	page func(n, m int) string
-	// states translates contract and signature statuses and signing methods;
-	// codes missing from it are printed as they are.
+	// states translates contract and signature statuses and confirmation
+	// methods (signing methods and the cabinet login); codes missing from
+	// it are printed as they are.
 	states map[string]string
 }
 
@@ -39,7 +40,7 @@ var uzLabels = labels{
 		"CREATED": "Yaratildi", "SIGNED_BY_SELLER": "Sotuvchi imzoladi", "SIGNED_BY_BUYER": "Xaridor imzoladi",
 		"ACTIVE": "Amalda", "COMPLETED": "Bajarildi", "PENDING": "Kutilmoqda", "ACCEPTED": "Imzolandi",
 		"REJECTED": "Rad etildi", "CANCELLED": "Bekor qilindi",
-		"OTP_SMS": "SMS kod", "MY_ID": "MyID", "ABLE_ID": "AbleID", "E_IMZO": "E-IMZO",
+		"OTP_SMS": "SMS kod", "MY_ID": "MyID", "ABLE_ID": "AbleID", "E_IMZO": "E-IMZO", "CABINET_LOGIN": "Kabinet (SMS kod bilan kirish)",
 	},
 }
 
@@ -60,7 +61,7 @@ var ruLabels = labels{
 		"CREATED": "Создан", "SIGNED_BY_SELLER": "Подписан продавцом", "SIGNED_BY_BUYER": "Подписан покупателем",
 		"ACTIVE": "Действует", "COMPLETED": "Исполнен", "PENDING": "Ожидает", "ACCEPTED": "Подписано",
 		"REJECTED": "Отклонено", "CANCELLED": "Отменено",
-		"OTP_SMS": "SMS-код", "MY_ID": "MyID", "ABLE_ID": "AbleID", "E_IMZO": "E-IMZO",
+		"OTP_SMS": "SMS-код", "MY_ID": "MyID", "ABLE_ID": "AbleID", "E_IMZO": "E-IMZO", "CABINET_LOGIN": "Кабинет (вход по SMS-коду)",
 	},
 }
 
@@ -81,7 +82,7 @@ var enLabels = labels{
 		"CREATED": "Created", "SIGNED_BY_SELLER": "Signed by seller", "SIGNED_BY_BUYER": "Signed by buyer",
 		"ACTIVE": "Active", "COMPLETED": "Completed", "PENDING": "Pending", "ACCEPTED": "Signed",
 		"REJECTED": "Rejected", "CANCELLED": "Cancelled",
-		"OTP_SMS": "SMS code", "MY_ID": "MyID", "ABLE_ID": "AbleID", "E_IMZO": "E-IMZO",
+		"OTP_SMS": "SMS code", "MY_ID": "MyID", "ABLE_ID": "AbleID", "E_IMZO": "E-IMZO", "CABINET_LOGIN": "Cabinet (SMS login code)",
 	},
 }
 

@@ -67,10 +67,8 @@ func newEnv(t *testing.T, otpPerMinute int, serviceName string) *env {
 func newEnvWith(t *testing.T, o envOptions) *env {
 	t.Helper()
 	w := fixture.NewStandard(t)
-	fixture.Must(t, func() error {
-		_, err := w.Service.RegisterClient(&signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
-		return err
-	})
+	fixture.MustOwner(t, w.Service, &signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
+	fixture.MustClaim(t, w.Service, peerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: custPhone})
 	cred := fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Peer shop", OwnerIN: peerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true})
 	// The listener comes first: the providers' redirect URI needs its port.
