@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,6 +63,26 @@ type env struct {
 	key     *signflow.NewCredential // the peer's key
 	srv     *httptest.Server
 	gateway *fixture.Gateway // with options.gateway
+	texts   *sms.Queue       // sends the login codes
+	textLog *syncBuffer      // what the text queue logged
+}
+
+// syncBuffer is a log written by the text queue's senders.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newEnv(t *testing.T, o options) *env {
@@ -81,9 +102,11 @@ func newEnv(t *testing.T, o options) *env {
 	if o.service != nil {
 		ev.svc = o.service(w)
 	}
-	texts := sms.NewQueue(sender, zerolog.Nop(), sms.QueueOptions{})
+	ev.textLog = &syncBuffer{}
+	texts := sms.NewQueue(sender, zerolog.New(ev.textLog), sms.QueueOptions{})
 	texts.Start()
 	t.Cleanup(func() { texts.Shutdown(context.Background()) })
+	ev.texts = texts
 	ev.key = fixture.MustCredential(t, w.Service.CreateKey, &signflow.CredentialInput{Name: "Peer back office", OwnerIN: peerIN,
 		Scopes: signflow.KeyScopes, AllTemplates: true, WebhookURL: hookURL})
 	if o.embedded == "" {
