@@ -212,13 +212,21 @@ func TestSignAndRejectThroughTheAPI(t *testing.T) {
 	if events := deliveries(t, e, id2); events != "CONTRACT_CREATED CONTRACT_REJECTED " {
 		t.Fatalf("webhooks %q", events)
 	}
+	// The audit trail names the confirmation each act had: the rejection,
+	// the cabinet login; the signature, the SMS code.
 	var actors []string
 	events, _ := e.Service.AuditTrail(id2)
 	for _, ev := range events {
-		actors = append(actors, ev.Type+":"+ev.ActorIN)
+		actors = append(actors, ev.Type+":"+ev.ActorIN+":"+ev.Method)
 	}
-	if strings.Join(actors, " ") != "CONTRACT_CREATED:"+peerIN+" SESSION_OPENED:"+fixture.CustomerIN+" CONTRACT_REJECTED:"+fixture.CustomerIN {
+	if strings.Join(actors, " ") != "CONTRACT_CREATED:"+peerIN+": SESSION_OPENED:"+fixture.CustomerIN+": CONTRACT_REJECTED:"+fixture.CustomerIN+":CABINET_LOGIN" {
 		t.Fatalf("audit %v", actors)
+	}
+	signedEvents, _ := e.Service.AuditTrail(id)
+	for _, ev := range signedEvents {
+		if want := map[string]string{signflow.EventSigned: signflow.MethodOTP}[ev.Type]; ev.Method != want {
+			t.Errorf("audit %s: method %q, want %q", ev.Type, ev.Method, want)
+		}
 	}
 }
 

@@ -157,7 +157,8 @@ func TestPageAPIUnknownTokensSpendNoSessionBudget(t *testing.T) {
 }
 
 // Reject through the API: the counterparty's refusal rejects, the
-// creator's party's refusal cancels.
+// creator's party's refusal cancels. Holding the link is all it took: the
+// audit trail names no confirmation method for it.
 func TestPageAPIReject(t *testing.T) {
 	e := newEnv(t, 0, "")
 	for signer, want := range map[string]string{fixture.CustomerIN: signflow.StatusRejected, peerIN: signflow.StatusCancelled} {
@@ -168,5 +169,14 @@ func TestPageAPIReject(t *testing.T) {
 				parts: []string{`"status":"REJECTED"`, `"contractStatus":"` + want + `"`}},
 			{name: "send after reject", path: "/code", status: 403, reason: "session-closed"},
 		})
+		events, err := e.Service.AuditTrail(c.ID)
+		if err != nil || len(events) != 3 {
+			t.Fatalf("audit: %d events, %v", len(events), err)
+		}
+		for _, ev := range events {
+			if ev.Method != "" {
+				t.Errorf("%s: %s names the confirmation %s", signer, ev.Type, ev.Method)
+			}
+		}
 	}
 }
