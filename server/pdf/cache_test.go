@@ -90,7 +90,7 @@ func TestCacheServesUnchangedPDFs(t *testing.T) {
 	}
 	wantStats(t, pdfs, 3, 1, 2)
 	// The buyer's record changes: the parties block does.
-	if _, err := w.Service.RegisterClient(&signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov",
+	if _, err := w.Service.RegisterClient(w.a, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov",
 		Phone: "+998 90 123-45-67", Passport: "AB1234567"}); err != nil {
 		t.Fatal(err)
 	}
