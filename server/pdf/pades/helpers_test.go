@@ -1,0 +1,236 @@
+package pades
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"contracts/internal/testtools"
+	"contracts/server/pdf"
+)
+
+// signedAt is the sample contract's last change: the seal's /M.
+var signedAt = time.Date(2026, 3, 2, 9, 31, 7, 0, time.UTC)
+
+var sampleText = map[string][3]string{ // title, seller, buyer
+	"uz": {"Oldi-sotdi shartnomasi", "Sotuvchi", "Xaridor"},
+	"ru": {"Договор купли-продажи", "Продавец", "Покупатель"},
+	"en": {"Sales contract", "Seller", "Buyer"},
+}
+
+// sampleDocument is a two-page contract in lang: the contract page and
+// the audit page.
+func sampleDocument(lang string) pdf.Document {
+	t := sampleText[lang]
+	at := signedAt
+	return pdf.Document{
+		Lang: lang, Title: t[0], Number: "2026-000042", Date: signedAt.Add(-24 * time.Hour), Status: "ACTIVE",
+		Seller:      pdf.Party{Name: "«Gʻalaba Savdo» MChJ", IN: "302123456", Type: pdf.PartyCompany, Address: "Toshkent sh., Amir Temur koʻchasi, 15"},
+		Buyer:       pdf.Party{Name: "Иванов Пётр Сергеевич", IN: "31204567890123", Type: pdf.PartyClient, Passport: "AD1234567"},
+		SellerLabel: t[1], BuyerLabel: t[2],
+		Body:     strings.Repeat("The Seller shall deliver the goods and the Buyer shall pay for them on time. ", 12),
+		Products: []pdf.Product{{Name: "Televizor", Unit: "pcs", Quantity: 2, Price: 450000, Amount: 900000}},
+		Currency: "UZS", Price: 900000, InitialPayment: 100000,
+		Signatures: []pdf.Signature{
+			{Role: t[1], Name: "«Gʻalaba Savdo» MChJ", Status: "ACCEPTED", Method: "E_IMZO", At: &at},
+			{Role: t[2], Name: "Иванов Пётр Сергеевич", Status: "ACCEPTED", Method: "OTP_SMS", At: &at},
+		},
+		Audit: []pdf.AuditRow{{At: at, Event: "SIGNED", Actor: "302123456", IP: "10.0.0.5", UserAgent: "E-IMZO/4.64", Method: "E_IMZO"}},
+		Hash:  strings.Repeat("ab", 32), VerifyURL: "https://contracts.example.uz/verify/x?h=abababababababab",
+	}
+}
+
+// mustRender renders the sample contract in lang.
+func mustRender(tb testing.TB, lang string) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := pdf.Render(&buf, sampleDocument(lang)); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// sampleAttachments are what the appliance attaches: the audit trail and
+// one E-IMZO party's PKCS #7.
+func sampleAttachments() []Attachment {
+	return []Attachment{
+		{Name: "audit.json", MIME: "application/json", Description: "Audit trail", Data: []byte(`[{"event":"SIGNED","actor":"302123456"}]`)},
+		{Name: "302123456.p7s", MIME: "application/pkcs7-signature", Description: "E-IMZO signature of 302123456", Data: []byte{0x30, 0x80, 1, 2, 3}},
+	}
+}
+
+func sampleSeal(lang string, pdfBytes []byte) Document {
+	return Document{PDF: pdfBytes, SigningTime: signedAt, Attachments: sampleAttachments(),
+		Contract: Contract{ID: "0192f0aa-7c1e-7d3a-9b1e-5f0c2a1d4e77", Number: "2026-000042", Version: 3}}
+}
+
+// mustSeal seals with s, failing the test on error.
+func mustSeal(tb testing.TB, s *Sealer, d Document) []byte {
+	tb.Helper()
+	out, err := s.Seal(context.Background(), d)
+	if err != nil {
+		tb.Fatalf("seal: %v", err)
+	}
+	return out
+}
+
+// mustSealer wraps NewSealer.
+func mustSealer(tb testing.TB, id *Identity, tsa *TSA, stamps Stamps) *Sealer {
+	tb.Helper()
+	s, err := NewSealer(id, tsa, stamps)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// writeTemp writes data to a file in a test directory.
+func writeTemp(tb testing.TB, name string, data []byte) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// run runs a tool and returns its combined output and whether it succeeded.
+func run(tb testing.TB, name string, args ...string) (string, bool) {
+	tb.Helper()
+	testtools.Need(tb, name)
+	out, err := exec.Command(name, args...).CombinedOutput()
+	return string(out), err == nil
+}
+
+// mustPdfsig runs pdfsig on data and fails unless it calls the one
+// signature valid and covering the whole document.
+func mustPdfsig(tb testing.TB, data []byte) string {
+	tb.Helper()
+	out, _ := run(tb, "pdfsig", writeTemp(tb, "sealed.pdf", data))
+	for _, want := range []string{"Signature #1", "Signature Validation: Signature is Valid.", "Total document signed",
+		"Signature Type: ETSI.CAdES.detached", "Signing Hash Algorithm: SHA-256"} {
+		if !strings.Contains(out, want) {
+			tb.Errorf("pdfsig lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Signature #2") {
+		tb.Errorf("pdfsig sees more than one signature:\n%s", out)
+	}
+	return out
+}
+
+// A test CA and seal identities, made once per test binary: RSA key
+// generation is slow under the race detector.
+var (
+	caOnce  sync.Once
+	testCA  *Identity
+	rsaSeal *Identity
+	ecSeal  *Identity
+)
+
+func testIdentities(tb testing.TB) (ca, rsaID, ecID *Identity) {
+	tb.Helper()
+	caOnce.Do(func() {
+		caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		caCert := mustCert(tb, &x509.Certificate{Subject: pkix.Name{CommonName: "Test Seal CA"}, IsCA: true,
+			KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}, nil, caKey.Public(), caKey)
+		testCA = &Identity{Chain: []*x509.Certificate{caCert}, Key: caKey}
+		rk, _ := rsa.GenerateKey(rand.Reader, 2048)
+		rsaSeal = issue(tb, testCA, "Alpha Savdo document seal", rk)
+		ek, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		ecSeal = issue(tb, testCA, "Alpha Savdo document seal (EC)", ek)
+	})
+	return testCA, rsaSeal, ecSeal
+}
+
+// issue makes a seal certificate for key signed by ca.
+func issue(tb testing.TB, ca *Identity, cn string, key crypto.Signer) *Identity {
+	tb.Helper()
+	c := mustCert(tb, &x509.Certificate{Subject: pkix.Name{CommonName: cn, Organization: []string{"Alpha Savdo"}},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageContentCommitment}, ca.Chain[0], key.Public(), ca.Key)
+	return &Identity{Chain: []*x509.Certificate{c, ca.Chain[0]}, Key: key}
+}
+
+var serial int64 = 1000
+
+func mustCert(tb testing.TB, tmpl, parent *x509.Certificate, pub crypto.PublicKey, signer crypto.Signer) *x509.Certificate {
+	tb.Helper()
+	serial++
+	tmpl.SerialNumber = big.NewInt(serial)
+	tmpl.NotBefore, tmpl.NotAfter = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2040, 1, 1, 0, 0, 0, 0, time.UTC)
+	if parent == nil {
+		parent = tmpl
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, pub, signer)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// pemFiles writes an identity as PEM files: the chain, and the key in
+// the given form (PKCS1, PKCS8 or SEC1).
+func pemFiles(tb testing.TB, id *Identity, form string) (certFile, keyFile string) {
+	tb.Helper()
+	var certs []byte
+	for _, c := range id.Chain {
+		certs = append(certs, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})...)
+	}
+	var block *pem.Block
+	switch form {
+	case "PKCS1":
+		block = &pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(id.Key.(*rsa.PrivateKey))}
+	case "SEC1":
+		der, err := x509.MarshalECPrivateKey(id.Key.(*ecdsa.PrivateKey))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		block = &pem.Block{Type: "EC PRIVATE KEY", Bytes: der}
+	default:
+		der, err := x509.MarshalPKCS8PrivateKey(id.Key)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		block = &pem.Block{Type: "PRIVATE KEY", Bytes: der}
+	}
+	dir := tb.TempDir()
+	certFile, keyFile = filepath.Join(dir, "seal.pem"), filepath.Join(dir, "seal-key.pem")
+	if err := os.WriteFile(certFile, certs, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(block), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+// osTempDir makes a directory outside any one test, for values shared by
+// the whole test binary; TestMain removes it.
+func osTempDir() (string, error) { return os.MkdirTemp("", "pades-test-") }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if genDir != "" {
+		os.RemoveAll(genDir)
+	}
+	os.Exit(code)
+}
