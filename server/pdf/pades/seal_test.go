@@ -2,10 +2,14 @@ package pades
 
 import (
 	"bytes"
+	"context"
 	"contracts/internal/testtools"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -81,5 +85,102 @@ func TestSealFlippedByte(t *testing.T) {
 	}
 	if r := NewVerifier(rsaID.Certificate()).Verify(bad); !r.Sealed || r.Intact || r.Reason != Modified || r.Contract != nil {
 		t.Errorf("our verifier on an edited file: %+v", r)
+	}
+}
+
+// TestSealAttachments: pdfdetach lists the attachments and gives back
+// their bytes.
+func TestSealAttachments(t *testing.T) {
+	testtools.Need(t, "pdfdetach")
+	_, rsaID, _ := testIdentities(t)
+	out := mustSeal(t, mustSealer(t, rsaID, nil, nil), sampleSeal("ru", mustRender(t, "ru")))
+	path := writeTemp(t, "sealed.pdf", out)
+	list, ok := run(t, "pdfdetach", "-list", path)
+	if !ok || !strings.Contains(list, "2 embedded files") || !strings.Contains(list, "audit.json") || !strings.Contains(list, "302123456.p7s") {
+		t.Fatalf("pdfdetach -list:\n%s", list)
+	}
+	dir := t.TempDir()
+	if msg, ok := run(t, "pdfdetach", "-saveall", "-o", dir, path); !ok {
+		t.Fatalf("pdfdetach -saveall: %s", msg)
+	}
+	for _, a := range sampleAttachments() {
+		got, err := os.ReadFile(filepath.Join(dir, a.Name))
+		if err != nil || !bytes.Equal(got, a.Data) {
+			t.Errorf("%s: %q, %v; want %q", a.Name, got, err, a.Data)
+		}
+	}
+}
+
+// TestSealContractInfo: the contract id, number and version are in the
+// signed Info dictionary, where pdfinfo and our verifier read them.
+func TestSealContractInfo(t *testing.T) {
+	testtools.Need(t, "pdfinfo")
+	_, rsaID, _ := testIdentities(t)
+	d := sampleSeal("en", mustRender(t, "en"))
+	out := mustSeal(t, mustSealer(t, rsaID, nil, nil), d)
+	info, _ := run(t, "pdfinfo", "-custom", writeTemp(t, "sealed.pdf", out))
+	for _, want := range []string{"ContractId:      " + d.Contract.ID, "ContractNumber:  2026-000042", "ContractVersion: 3", "Sales contract 2026-000042"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("pdfinfo -custom lacks %q:\n%s", want, info)
+		}
+	}
+	r := NewVerifier(rsaID.Certificate()).Verify(out)
+	if r.Contract == nil || *r.Contract != d.Contract || !r.SignedAt.Equal(signedAt) {
+		t.Errorf("verifier: contract %+v, signed at %v; want %+v at %v", r.Contract, r.SignedAt, d.Contract, signedAt)
+	}
+}
+
+// TestSealDeterministic: the same document gives the same bytes, with RSA
+// and with ECDSA (RFC 6979), and after the generated key is read back
+// from its directory as on a restart.
+func TestSealDeterministic(t *testing.T) {
+	_, rsaID, ecID := testIdentities(t)
+	gen, dir := generated(t)
+	reloaded, err := GeneratedIdentity(dir, "Contracts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := sampleSeal("uz", mustRender(t, "uz"))
+	for name, ids := range map[string][2]*Identity{"rsa": {rsaID, rsaID}, "ecdsa": {ecID, ecID}, "generated": {gen, reloaded}} {
+		first := mustSeal(t, mustSealer(t, ids[0], nil, nil), d)
+		// Render again, as a later download does.
+		d2 := sampleSeal("uz", mustRender(t, "uz"))
+		second := mustSeal(t, mustSealer(t, ids[1], nil, nil), d2)
+		if !bytes.Equal(first, second) {
+			t.Errorf("%s: two seals of one document differ", name)
+		}
+	}
+	other := d
+	other.Contract.Version++
+	if bytes.Equal(mustSeal(t, mustSealer(t, rsaID, nil, nil), d), mustSeal(t, mustSealer(t, rsaID, nil, nil), other)) {
+		t.Error("another version gives the same bytes")
+	}
+}
+
+// TestSealRefusals: what cannot be sealed is refused with a clear error.
+func TestSealRefusals(t *testing.T) {
+	_, rsaID, _ := testIdentities(t)
+	s := mustSealer(t, rsaID, nil, nil)
+	good := sampleSeal("en", mustRender(t, "en"))
+	sealed := mustSeal(t, s, good)
+	cases := map[string]func(d *Document){
+		"no time":          func(d *Document) { d.SigningTime = time.Time{} },
+		"not a pdf":        func(d *Document) { d.PDF = []byte("hello") },
+		"truncated":        func(d *Document) { d.PDF = d.PDF[:len(d.PDF)/2] },
+		"already sealed":   func(d *Document) { d.PDF = sealed },
+		"path in name":     func(d *Document) { d.Attachments[0].Name = "../audit.json" },
+		"duplicate names":  func(d *Document) { d.Attachments[1].Name = d.Attachments[0].Name },
+		"bad relationship": func(d *Document) { d.Attachments[0].Relationship = "Owner" },
+	}
+	for name, edit := range cases {
+		d := good
+		d.Attachments = sampleAttachments()
+		edit(&d)
+		if out, err := s.Seal(context.Background(), d); err == nil || out != nil {
+			t.Errorf("%s: sealed (%d bytes)", name, len(out))
+		}
+	}
+	if _, err := NewSealer(&Identity{Chain: rsaID.Chain, Key: testCA.Key}, nil, nil); err == nil {
+		t.Error("a key that does not match the certificate was accepted")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Info keys naming the sealed contract.
@@ -190,12 +191,17 @@ func (u *update) write(d Document, room int) ([]byte, [2]int) {
 	return out, [2]int{holeStart, holeEnd}
 }
 
+// zlibs keeps compressors: each holds most of a megabyte of state.
+var zlibs = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
+
 // writeAttachment writes a file specification and its compressed stream.
 func (u *update) writeAttachment(w *objWriter, a Attachment, spec, stream ref) {
 	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
+	zw := zlibs.Get().(*zlib.Writer)
+	zw.Reset(&z)
 	zw.Write(a.Data)
 	zw.Close()
+	zlibs.Put(zw)
 	ef := newDict().set("Type", pdfName("EmbeddedFile"))
 	if a.MIME != "" {
 		ef.set("Subtype", pdfName(a.MIME))
