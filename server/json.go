@@ -18,6 +18,9 @@ const MIMEJSON = "application/json; charset=utf-8"
 // MaxBody is the largest request body accepted.
 const MaxBody = 1 << 20
 
+// MaxUpload is the largest file an upload route takes: a PDF to verify.
+const MaxUpload = 10 << 20
+
 // JSON writes v with the service's JSON content type.
 func JSON(c echo.Context, code int, v any) error {
 	var buf bytes.Buffer

@@ -95,14 +95,23 @@ func accessLog(iface string, log zerolog.Logger, m *Metrics) echo.MiddlewareFunc
 	}
 }
 
-// bodyLimit refuses bodies over MaxBody with 413 before reading them.
+// uploads are the routes that take a file of up to MaxUpload, with room for
+// the multipart framing around it, instead of MaxBody.
+var uploads = map[string]bool{"POST /verify": true}
+
+// bodyLimit refuses bodies over MaxBody (uploads: MaxUpload) with 413
+// before reading them.
 func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if req.ContentLength > MaxBody {
-			return signflow.Errorf(signflow.ETOOLARGE, "The request body is larger than 1 MiB.")
+		limit, size := int64(MaxBody), "1 MiB"
+		if uploads[req.Method+" "+c.Path()] {
+			limit, size = MaxUpload+64<<10, "10 MiB"
 		}
-		req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBody)
+		if req.ContentLength > limit {
+			return signflow.Errorf(signflow.ETOOLARGE, "The request body is larger than %s.", size)
+		}
+		req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
 		return next(c)
 	}
 }
