@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 )
 
 // ErrUnsupported is returned for PDFs this package cannot update: it reads
@@ -117,7 +116,7 @@ func (f *file) section(off int) (object, error) {
 	return t, nil
 }
 
-// object returns the indirect object r, which must be a dictionary (its
+// dict returns the indirect object r, which must be a dictionary (its
 // stream, if any, is not read).
 func (f *file) dict(r ref) (object, error) {
 	off, ok := f.offsets[r.num]
@@ -192,6 +191,3 @@ func (f *file) size() (int, error) {
 	}
 	return int(s.num), nil
 }
-
-// itoa is strconv.Itoa, short.
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -147,6 +147,9 @@ func (s *Sealer) Seal(ctx context.Context, d Document) ([]byte, error) {
 		return nil, err
 	}
 	if 2*len(cms) > hole[1]-hole[0]-2 {
+		if token != nil {
+			return nil, fmt.Errorf("%w: a token of %d bytes does not fit the %d reserved", ErrTimestamp, len(token), stampRoom)
+		}
 		return nil, fmt.Errorf("pades: signature of %d bytes does not fit the %d reserved", len(cms), s.room)
 	}
 	putHex(out[hole[0]+1:], cms)

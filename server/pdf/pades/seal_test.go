@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"contracts/internal/testtools"
+	"crypto/sha256"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -183,4 +186,68 @@ func TestSealRefusals(t *testing.T) {
 	if _, err := NewSealer(&Identity{Chain: rsaID.Chain, Key: testCA.Key}, nil, nil); err == nil {
 		t.Error("a key that does not match the certificate was accepted")
 	}
+}
+
+// TestRecipientRecipes runs what docs/sealed-documents.md tells a
+// recipient: pdfsig -dump and openssl print the seal's fingerprint, and
+// pdfsig no longer says "Total document signed" once bytes are appended.
+func TestRecipientRecipes(t *testing.T) {
+	testtools.Need(t, "pdfsig", "openssl")
+	gen, _ := generated(t)
+	out := mustSeal(t, mustSealer(t, gen, nil, nil), sampleSeal("en", mustRender(t, "en")))
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "contract.pdf"), out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dump := exec.Command("pdfsig", "-dump", "contract.pdf")
+	dump.Dir = dir
+	if msg, err := dump.CombinedOutput(); err != nil {
+		t.Fatalf("pdfsig -dump: %v %s", err, msg)
+	}
+	certs, ok := run(t, "openssl", "pkcs7", "-inform", "DER", "-in", filepath.Join(dir, "contract.pdf.sig0"), "-print_certs")
+	if !ok {
+		t.Fatalf("openssl pkcs7: %s", certs)
+	}
+	x509 := exec.Command("openssl", "x509", "-noout", "-fingerprint", "-sha256")
+	x509.Stdin = strings.NewReader(certs)
+	fp, err := x509.Output()
+	if err != nil || strings.TrimSpace(string(fp)) != "sha256 Fingerprint="+gen.Fingerprint() {
+		t.Errorf("openssl: %q (%v), want %s", fp, err, gen.Fingerprint())
+	}
+	appended := append(bytes.Clone(out), "% later\n"...)
+	report, _ := run(t, "pdfsig", writeTemp(t, "appended.pdf", appended))
+	if strings.Contains(report, "Total document signed") || !strings.Contains(report, "Signature is Valid") {
+		t.Errorf("pdfsig on an appended file:\n%s", report)
+	}
+}
+
+// TestSealAcrossProcesses: another process, reading the generated seal
+// from its directory as after a restart, seals the same contract into the
+// same bytes.
+func TestSealAcrossProcesses(t *testing.T) {
+	gen, dir := generated(t)
+	want := sha256.Sum256(mustSeal(t, mustSealer(t, gen, nil, nil), sampleSeal("ru", mustRender(t, "ru"))))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSealChildProcess$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "PADES_SEAL_CHILD="+string(dir))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), fmt.Sprintf("sealed-sha256=%x", want)) {
+		t.Errorf("the child sealed other bytes than %x:\n%s", want, out)
+	}
+}
+
+// TestSealChildProcess is the other process of TestSealAcrossProcesses.
+func TestSealChildProcess(t *testing.T) {
+	dir := os.Getenv("PADES_SEAL_CHILD")
+	if dir == "" {
+		t.Skip("run by TestSealAcrossProcesses")
+	}
+	id, err := GeneratedIdentity(Dir(dir), "Contracts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := mustSeal(t, mustSealer(t, id, nil, nil), sampleSeal("ru", mustRender(t, "ru")))
+	fmt.Printf("sealed-sha256=%x\n", sha256.Sum256(out))
 }

@@ -3,7 +3,6 @@ package pades
 import (
 	"bytes"
 	"encoding/hex"
-	"sort"
 	"time"
 	"unicode/utf16"
 )
@@ -134,14 +133,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// sortedKeys returns the keys of m in byte order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
