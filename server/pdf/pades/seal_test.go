@@ -45,7 +45,16 @@ func TestSealPdfsig(t *testing.T) {
 	testtools.Need(t, "pdfsig", "qpdf")
 	_, rsaID, ecID := testIdentities(t)
 	gen, _ := generated(t)
-	ids := map[string]*Identity{"generated": gen, "ca-rsa": rsaID, "ca-ecdsa": ecID}
+	ids := map[string]*Identity{"generated": gen}
+	// The CA-issued seals come from PEM files, as seal.certFile and seal.keyFile give them.
+	for name, id := range map[string]*Identity{"ca-rsa": rsaID, "ca-ecdsa": ecID} {
+		certFile, keyFile := pemFiles(t, id, "PKCS8")
+		loaded, err := OpenIdentity(certFile, keyFile, nil, "Contracts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[name] = loaded
+	}
 	for name, id := range ids {
 		for _, lang := range []string{"uz", "ru", "en"} {
 			t.Run(name+"/"+lang, func(t *testing.T) {
