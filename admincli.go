@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"contracts/internal/config"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,7 +45,7 @@ type adminClient struct {
 func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("admin", pflag.ContinueOnError)
 	fs.SetInterspersed(false)
-	AddConfigFlags(fs)
+	config.AddFlags(fs)
 	url := fs.String("url", "", "admin API base URL")
 	token := fs.String("token", "", "admin token")
 	asJSON := fs.Bool("json", false, "print the raw JSON answer")
@@ -56,7 +57,7 @@ func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprint(stdout, adminUsage)
 		return fmt.Errorf("admin: a resource and a verb are required")
 	}
-	cfg, err := LoadConfig(fs)
+	cfg, err := config.Load(fs, os.Environ())
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 // adminURL is the admin API's address as a client reaches it.
-func adminURL(cfg *Config) string {
+func adminURL(cfg *config.Config) string {
 	if cfg.Admin.TLS.CertFile != "" {
 		return "https://" + dialable(cfg.Admin.Listen)
 	}
@@ -98,7 +99,7 @@ func dialable(listen string) string {
 	return net.JoinHostPort(host, port)
 }
 
-func adminToken(cfg *Config) string {
+func adminToken(cfg *config.Config) string {
 	if t := os.Getenv("CONTRACTS_ADMIN_TOKEN"); t != "" {
 		return t
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"contracts/internal/config"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,7 +18,7 @@ import (
 // API, writes it beside the target, checks that it opens, then renames it.
 func backupCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("backup", pflag.ContinueOnError)
-	AddConfigFlags(fs)
+	config.AddFlags(fs)
 	out := fs.String("out", "", "file to write the snapshot to")
 	url := fs.String("url", "", "admin API base URL")
 	token := fs.String("token", "", "admin token")
@@ -27,7 +28,7 @@ func backupCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("backup: --out FILE is required")
 	}
-	cfg, err := LoadConfig(fs)
+	cfg, err := config.Load(fs, os.Environ())
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func checkDBFile(path string) error {
 // another process holds the database, and keeps the old file aside.
 func restoreCommand(args []string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("restore", pflag.ContinueOnError)
-	AddConfigFlags(fs)
+	config.AddFlags(fs)
 	from := fs.String("from", "", "backup file to restore")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -103,7 +104,7 @@ func restoreCommand(args []string, stdout io.Writer) error {
 	if *from == "" {
 		return fmt.Errorf("restore: --from FILE is required")
 	}
-	cfg, err := LoadConfig(fs)
+	cfg, err := config.Load(fs, os.Environ())
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"contracts/internal/config"
 	"io"
 	"time"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // newLogger returns a JSON logger, or a console one when asked.
-func newLogger(cfg LogConfig, w io.Writer) zerolog.Logger {
+func newLogger(cfg config.LogConfig, w io.Writer) zerolog.Logger {
 	level, err := zerolog.ParseLevel(cfg.Level)
 	if err != nil {
 		level = zerolog.InfoLevel

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"contracts/internal/config"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -511,7 +512,7 @@ func TestServeRefusesBusyPort(t *testing.T) {
 // consoleSMSWarning is the start-up warning of the console SMS provider.
 func consoleSMSWarning(t *testing.T) string {
 	t.Helper()
-	w := startupWarnings(&Config{SMS: SMSConfig{Provider: "console"}}, false)
+	w := startupWarnings(&config.Config{SMS: config.SMSConfig{Provider: "console"}}, false)
 	if len(w) != 1 {
 		t.Fatalf("start-up warnings of the console provider: %q", w)
 	}

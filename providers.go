@@ -1,6 +1,7 @@
 package main
 
 import (
+	"contracts/internal/config"
 	"crypto/sha256"
 	"net/url"
 
@@ -11,10 +12,10 @@ import (
 
 // identityProviders builds the configured face-verification providers and
 // the E-IMZO verifier; methods left unconfigured stay off.
-func identityProviders(cfg *Config, masterKey string) (map[string]signflow.IdentityProvider, signflow.EIMZOVerifier, error) {
+func identityProviders(cfg *config.Config, masterKey string) (map[string]signflow.IdentityProvider, signflow.EIMZOVerifier, error) {
 	providers := map[string]signflow.IdentityProvider{}
 	pkceKey := sha256.Sum256([]byte("contracts pkce key\x00" + masterKey))
-	for method, c := range map[string]IDPConfig{signflow.MethodMyID: cfg.Identity.MyID, signflow.MethodAbleID: cfg.Identity.AbleID} {
+	for method, c := range map[string]config.IDPConfig{signflow.MethodMyID: cfg.Identity.MyID, signflow.MethodAbleID: cfg.Identity.AbleID} {
 		if c.AuthURL == "" {
 			continue
 		}

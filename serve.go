@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"contracts/internal/config"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -27,12 +28,12 @@ import (
 
 func serveCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
-	AddConfigFlags(fs)
+	config.AddFlags(fs)
 	demo := fs.Bool("demo", false, "seed demo data once, print its credentials and serve the /demo page")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := LoadConfig(fs)
+	cfg, err := config.Load(fs, os.Environ())
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ type worker interface {
 
 // appliance is one running instance: listeners, workers and the database.
 type appliance struct {
-	cfg       *Config
+	cfg       *config.Config
 	log       zerolog.Logger
 	db        *storage.DB
 	svc       *signflow.Service
@@ -69,7 +70,7 @@ type appliance struct {
 
 // startAppliance opens the data, builds every component and starts them;
 // on any failure it undoes what it started.
-func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *appliance, err error) {
+func startAppliance(cfg *config.Config, demo bool, stdout, logOut io.Writer) (_ *appliance, err error) {
 	// a is not the named result: "return nil, err" must not nil it before
 	// the deferred clean-up below runs.
 	a := &appliance{cfg: cfg, log: newLogger(cfg.Log, logOut), metrics: server.NewMetrics(), now: time.Now,
@@ -124,7 +125,7 @@ func startAppliance(cfg *Config, demo bool, stdout, logOut io.Writer) (_ *applia
 	deps := routeDeps{a: a, adminToken: adminToken, demo: demo, box: box, pool: pool, pdfs: pdf.NewCache(pdf.DefaultCacheBytes)}
 	a.metrics.Registry.MustRegister(deps.pdfs.Collectors()...)
 	t := server.Timeouts{ReadHeader: cfg.HTTP.ReadHeaderTimeout, Read: cfg.HTTP.ReadTimeout, Write: cfg.HTTP.WriteTimeout, Idle: cfg.HTTP.IdleTimeout}
-	mk := func(name, addr string, tls TLSConfig, e *echo.Echo) {
+	mk := func(name, addr string, tls config.TLSConfig, e *echo.Echo) {
 		l := server.NewListener(name, addr, e, t, a.log)
 		l.CertFile, l.KeyFile = tls.CertFile, tls.KeyFile
 		a.listeners = append(a.listeners, l)
@@ -169,7 +170,7 @@ func (a *appliance) stop() error {
 
 // startupWarnings are the settings that work but should not stay as they
 // are on an appliance in use.
-func startupWarnings(cfg *Config, demo bool) []string {
+func startupWarnings(cfg *config.Config, demo bool) []string {
 	var w []string
 	if cfg.SMS.Provider == "console" && !demo {
 		w = append(w, "sms.provider is console: no SMS is sent and every code is printed to this log; "+
@@ -185,7 +186,7 @@ func (a *appliance) smsSender() signflow.SMSSender {
 	return sms.Console{Log: a.log}
 }
 
-func configuredMethods(cfg *Config) map[string]bool {
+func configuredMethods(cfg *config.Config) map[string]bool {
 	return map[string]bool{
 		signflow.MethodMyID:   cfg.Identity.MyID.AuthURL != "",
 		signflow.MethodAbleID: cfg.Identity.AbleID.AuthURL != "",

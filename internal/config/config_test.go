@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bufio"
@@ -18,26 +18,14 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// clearContractsEnv unsets every CONTRACTS_ variable for the test, so that
-// the caller's environment cannot change what a test loads.
-func clearContractsEnv(t *testing.T) {
-	t.Helper()
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "CONTRACTS_") {
-			t.Setenv(name, "")
-			os.Unsetenv(name)
-		}
-	}
-}
-
 // loadConfigWith loads the configuration from a YAML text (none when
-// empty), environment variables and command-line arguments.
+// empty), environment variables and command-line arguments. The process's
+// own environment plays no part: the variables given are all there is.
 func loadConfigWith(t *testing.T, yamlText string, env map[string]string, args ...string) (*Config, error) {
 	t.Helper()
-	clearContractsEnv(t)
+	environ := []string{"PATH=/usr/bin", "HOME=" + t.TempDir()}
 	for k, v := range env {
-		t.Setenv(k, v)
+		environ = append(environ, k+"="+v)
 	}
 	if yamlText != "" {
 		path := filepath.Join(t.TempDir(), "contracts.yaml")
@@ -47,11 +35,30 @@ func loadConfigWith(t *testing.T, yamlText string, env map[string]string, args .
 		args = append([]string{"--config", path}, args...)
 	}
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	AddConfigFlags(fs)
+	AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatalf("flags %v: %v", args, err)
 	}
-	return LoadConfig(fs)
+	return Load(fs, environ)
+}
+
+// exampleFile is config.example.yaml at the top of the module.
+func exampleFile(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "config.example.yaml")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
 }
 
 func TestConfigBuiltInDefaults(t *testing.T) {
@@ -59,14 +66,14 @@ func TestConfigBuiltInDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("defaults do not load: %v", err)
 	}
-	if !reflect.DeepEqual(*cfg, DefaultConfig()) {
-		t.Fatalf("loaded defaults differ from DefaultConfig:\n got %+v\nwant %+v", *cfg, DefaultConfig())
+	if !reflect.DeepEqual(*cfg, Default()) {
+		t.Fatalf("loaded defaults differ from Default:\n got %+v\nwant %+v", *cfg, Default())
 	}
-	// DESIGN §3: the documented defaults.
+	// The documented defaults (README, Listeners).
 	if cfg.Embedded.Listen != ":8080" || cfg.Key.Listen != ":8081" || cfg.Admin.Listen != "127.0.0.1:8082" ||
 		cfg.Data.Dir != "./data" || cfg.Signing.SessionTTL != 30*time.Minute || cfg.Signing.OTPTTL != 5*time.Minute ||
 		cfg.SMS.Provider != "console" || cfg.Service.Name != "Contracts" {
-		t.Fatalf("defaults are not those of DESIGN §3: %+v", cfg)
+		t.Fatalf("defaults are not the documented ones: %+v", cfg)
 	}
 	if got := cfg.DBPath(); got != filepath.Join("./data", "contracts.db") && got != "./data/contracts.db" {
 		t.Fatalf("DBPath = %q", got)
@@ -244,14 +251,13 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		})
 	}
 	t.Run("missing config file", func(t *testing.T) {
-		clearContractsEnv(t)
 		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-		AddConfigFlags(fs)
+		AddFlags(fs)
 		missing := filepath.Join(t.TempDir(), "absent.yaml")
 		if err := fs.Parse([]string{"--config", missing}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadConfig(fs); err == nil || !strings.Contains(err.Error(), missing) {
+		if _, err := Load(fs, nil); err == nil || !strings.Contains(err.Error(), missing) {
 			t.Fatalf("error %v does not name the missing file", err)
 		}
 	})
@@ -260,36 +266,36 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 // TestConfigExampleEqualsDefaults loads config.example.yaml: it must change
 // nothing, so that it documents the defaults truthfully.
 func TestConfigExampleEqualsDefaults(t *testing.T) {
-	cfg, err := loadConfigWith(t, "", nil, "--config", "config.example.yaml")
+	cfg, err := loadConfigWith(t, "", nil, "--config", exampleFile(t))
 	if err != nil {
 		t.Fatalf("config.example.yaml does not load: %v", err)
 	}
-	if !reflect.DeepEqual(*cfg, DefaultConfig()) {
-		t.Fatalf("config.example.yaml differs from the defaults:\n got %+v\nwant %+v", *cfg, DefaultConfig())
+	if !reflect.DeepEqual(*cfg, Default()) {
+		t.Fatalf("config.example.yaml differs from the defaults:\n got %+v\nwant %+v", *cfg, Default())
 	}
 }
 
-// TestConfigExampleDocumentsEveryKey fails when a key of DefaultConfig is
+// TestConfigExampleDocumentsEveryKey fails when a key of Default is
 // missing from config.example.yaml (or the example has a key that is not
 // one), and when a key in it has no comment.
 func TestConfigExampleDocumentsEveryKey(t *testing.T) {
 	def := koanf.New(".")
-	if err := def.Load(structs.Provider(DefaultConfig(), "koanf"), nil); err != nil {
+	if err := def.Load(structs.Provider(Default(), "koanf"), nil); err != nil {
 		t.Fatal(err)
 	}
 	ex := koanf.New(".")
-	if err := ex.Load(file.Provider("config.example.yaml"), yaml.Parser()); err != nil {
+	if err := ex.Load(file.Provider(exampleFile(t)), yaml.Parser()); err != nil {
 		t.Fatal(err)
 	}
 	missing, extra := keyDiff(def.Keys(), ex.Keys())
 	if len(missing) > 0 {
-		t.Errorf("config.example.yaml lacks keys of DefaultConfig: %v", missing)
+		t.Errorf("config.example.yaml lacks keys of Default: %v", missing)
 	}
 	if len(extra) > 0 {
-		t.Errorf("config.example.yaml has keys DefaultConfig does not: %v", extra)
+		t.Errorf("config.example.yaml has keys Default does not: %v", extra)
 	}
 
-	f, err := os.Open("config.example.yaml")
+	f, err := os.Open(exampleFile(t))
 	if err != nil {
 		t.Fatal(err)
 	}

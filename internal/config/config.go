@@ -1,0 +1,193 @@
+// Package config is the appliance's configuration: one typed struct with
+// built-in defaults, loaded once (defaults < YAML file < CONTRACTS_
+// environment < flags) and validated, then passed down.
+package config
+
+import (
+	"net"
+	"path/filepath"
+	"time"
+
+	"contracts/server"
+)
+
+// Config is the whole configuration, loaded once at start.
+type Config struct {
+	Service   ServiceConfig   `koanf:"service"`
+	Data      DataConfig      `koanf:"data"`
+	Embedded  ListenerConfig  `koanf:"embedded"`
+	Key       ListenerConfig  `koanf:"key"`
+	Admin     AdminConfig     `koanf:"admin"`
+	HTTP      HTTPConfig      `koanf:"http"`
+	Signing   SigningConfig   `koanf:"signing"`
+	SMS       SMSConfig       `koanf:"sms"`
+	Identity  IdentityConfig  `koanf:"identity"`
+	EIMZO     EIMZOConfig     `koanf:"eimzo"`
+	Webhooks  WebhooksConfig  `koanf:"webhooks"`
+	RateLimit RateLimitConfig `koanf:"ratelimit"`
+	Secrets   SecretsConfig   `koanf:"secrets"`
+	Cabinet   CabinetConfig   `koanf:"cabinet"`
+	Log       LogConfig       `koanf:"log"`
+}
+
+// ServiceConfig names the service in webhook headers and iframe messages.
+type ServiceConfig struct {
+	Name string `koanf:"name"`
+}
+
+// DataConfig says where the database lives.
+type DataConfig struct {
+	Dir        string        `koanf:"dir"`
+	BatchDelay time.Duration `koanf:"batchDelay"`
+}
+
+// TLSConfig turns on TLS for a listener when both files are set.
+type TLSConfig struct {
+	CertFile string `koanf:"certFile"`
+	KeyFile  string `koanf:"keyFile"`
+}
+
+// ListenerConfig is a public listener: its address and its outside URL.
+type ListenerConfig struct {
+	Listen  string    `koanf:"listen"`
+	BaseURL string    `koanf:"baseURL"`
+	TLS     TLSConfig `koanf:"tls"`
+}
+
+// AdminConfig is the local admin listener and its bearer token.
+type AdminConfig struct {
+	Listen string    `koanf:"listen"`
+	Token  string    `koanf:"token"`
+	TLS    TLSConfig `koanf:"tls"`
+	// AllowedHosts are names (or addresses) the listener answers to besides
+	// loopback and its own address, e.g. a LAN name of the console.
+	AllowedHosts []string `koanf:"allowedHosts"`
+}
+
+// HTTPConfig holds what all listeners share: server time-outs and the
+// reverse proxies whose X-Forwarded-For names the client.
+type HTTPConfig struct {
+	ReadHeaderTimeout time.Duration `koanf:"readHeaderTimeout"`
+	ReadTimeout       time.Duration `koanf:"readTimeout"`
+	WriteTimeout      time.Duration `koanf:"writeTimeout"`
+	IdleTimeout       time.Duration `koanf:"idleTimeout"`
+	ShutdownTimeout   time.Duration `koanf:"shutdownTimeout"`
+	TrustedProxies    []string      `koanf:"trustedProxies"`
+}
+
+// ProxyNets is TrustedProxies parsed (Validate has checked them).
+func (h HTTPConfig) ProxyNets() []*net.IPNet {
+	nets, _ := server.ParseTrustedProxies(h.TrustedProxies)
+	return nets
+}
+
+// SigningConfig sets session and SMS-code lifetimes.
+type SigningConfig struct {
+	SessionTTL time.Duration `koanf:"sessionTTL"`
+	OTPTTL     time.Duration `koanf:"otpTTL"`
+}
+
+// SMSConfig picks the SMS provider.
+type SMSConfig struct {
+	Provider string        `koanf:"provider"`
+	HTTP     SMSHTTPConfig `koanf:"http"`
+}
+
+// SMSHTTPConfig is the generic HTTP SMS gateway.
+type SMSHTTPConfig struct {
+	URL     string            `koanf:"url"`
+	Headers map[string]string `koanf:"headers"`
+	Timeout time.Duration     `koanf:"timeout"`
+}
+
+// IdentityConfig holds the face-verification providers.
+type IdentityConfig struct {
+	MyID   IDPConfig `koanf:"myid"`
+	AbleID IDPConfig `koanf:"ableid"`
+}
+
+// IDPConfig is one OAuth2 identity provider; off while AuthURL is empty.
+type IDPConfig struct {
+	AuthURL      string        `koanf:"authURL"`
+	TokenURL     string        `koanf:"tokenURL"`
+	UserinfoURL  string        `koanf:"userinfoURL"`
+	ClientID     string        `koanf:"clientId"`
+	ClientSecret string        `koanf:"clientSecret"`
+	Scope        string        `koanf:"scope"`
+	InClaim      string        `koanf:"inClaim"`
+	Timeout      time.Duration `koanf:"timeout"`
+}
+
+// EIMZOConfig is the E-IMZO verification server; off while empty.
+type EIMZOConfig struct {
+	VerifyURL     string        `koanf:"verifyURL"`
+	APIKey        string        `koanf:"apiKey"` // the E-IMZO API key issued for embedded.baseURL's domain
+	Host          string        `koanf:"host"`   // Host header for the E-IMZO server; default: embedded.baseURL's host
+	Timeout       time.Duration `koanf:"timeout"`
+	SkipTimestamp bool          `koanf:"skipTimestamp"`
+}
+
+// WebhooksConfig tunes delivery.
+type WebhooksConfig struct {
+	Workers int           `koanf:"workers"`
+	Timeout time.Duration `koanf:"timeout"`
+}
+
+// RateLimitConfig holds request limits; 0 means no limit.
+type RateLimitConfig struct {
+	TokenPerMinute          int `koanf:"tokenPerMinute"`
+	OTPPerMinute            int `koanf:"otpPerMinute"`
+	KeyPerSecond            int `koanf:"keyPerSecond"`
+	AppPerSecond            int `koanf:"appPerSecond"`
+	SessionsPerPartyPerHour int `koanf:"sessionsPerPartyPerHour"`
+}
+
+// CabinetConfig tunes the parties' own web page on the key listener.
+type CabinetConfig struct {
+	IdleTimeout time.Duration `koanf:"idleTimeout"`
+}
+
+// SecretsConfig holds the master key that encrypts webhook secrets.
+type SecretsConfig struct {
+	MasterKey string `koanf:"masterKey"`
+}
+
+// LogConfig sets the log level and format (json or console).
+type LogConfig struct {
+	Level  string `koanf:"level"`
+	Format string `koanf:"format"`
+}
+
+// Default is the built-in configuration.
+func Default() Config {
+	return Config{
+		Service:  ServiceConfig{Name: "Contracts"},
+		Data:     DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond},
+		Embedded: ListenerConfig{Listen: ":8080", BaseURL: "http://localhost:8080"},
+		Key:      ListenerConfig{Listen: ":8081", BaseURL: "http://localhost:8081"},
+		Admin:    AdminConfig{Listen: "127.0.0.1:8082", AllowedHosts: []string{}},
+		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
+			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
+		Signing:   SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
+		SMS:       SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
+		Identity:  IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
+		EIMZO:     EIMZOConfig{Timeout: 10 * time.Second},
+		Webhooks:  WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
+		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100, SessionsPerPartyPerHour: 10},
+		Log:       LogConfig{Level: "info", Format: "json"},
+		Cabinet:   CabinetConfig{IdleTimeout: 30 * time.Minute},
+	}
+}
+
+// Files of the data directory.
+const (
+	DBFile         = "contracts.db"
+	AdminTokenFile = "admin.token"
+	MasterKeyFile  = "master.key"
+)
+
+// DataPath is a file (or directory) of the data directory.
+func (c *Config) DataPath(name string) string { return filepath.Join(c.Data.Dir, name) }
+
+// DBPath is the database file inside the data directory.
+func (c *Config) DBPath() string { return c.DataPath(DBFile) }

@@ -1,0 +1,106 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/providers/structs"
+	"github.com/knadh/koanf/v2"
+	"github.com/spf13/pflag"
+)
+
+// flagKeys maps command-line flags to config keys.
+var flagKeys = map[string]string{
+	"data-dir": "data.dir", "embedded-listen": "embedded.listen", "key-listen": "key.listen",
+	"admin-listen": "admin.listen", "log-level": "log.level", "log-format": "log.format",
+}
+
+// AddFlags declares --config and the flags that override configuration keys.
+func AddFlags(fs *pflag.FlagSet) {
+	fs.String("config", "", "YAML configuration file")
+	for name, key := range flagKeys {
+		fs.String(name, "", "overrides "+key)
+	}
+}
+
+// envPrefix starts the environment variables that set keys.
+const envPrefix = "CONTRACTS_"
+
+// Load merges defaults < YAML file < CONTRACTS_ variables of environ
+// ("KEY=value" pairs, as os.Environ gives them) < flags, and validates the
+// result. Errors name the offending key.
+func Load(fs *pflag.FlagSet, environ []string) (*Config, error) {
+	k := koanf.New(".")
+	if err := k.Load(structs.Provider(Default(), "koanf"), nil); err != nil {
+		return nil, err
+	}
+	known, lists := map[string]string{}, map[string]bool{}
+	for _, key := range k.Keys() {
+		known[strings.ToLower(key)] = key
+		lists[key] = reflect.ValueOf(k.Get(key)).Kind() == reflect.Slice
+	}
+	if path, _ := fs.GetString("config"); path != "" {
+		if err := k.Load(file.Provider(path), oneDocumentYAML{yaml.Parser()}); err != nil {
+			return nil, fmt.Errorf("config file %s: %w", path, err)
+		}
+	}
+	if err := k.Load(confmap.Provider(envKeys(environ, known, lists), "."), nil); err != nil {
+		return nil, err
+	}
+	for name, key := range flagKeys {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			if err := k.Set(key, f.Value.String()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := checkKnownKeys(k, known); err != nil {
+		return nil, err
+	}
+	var cfg Config
+	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return &cfg, cfg.Validate()
+}
+
+// envKeys maps the CONTRACTS_ variables of environ onto config keys.
+// Unknown ones are ignored: tools share the prefix. A list is written
+// comma- or space-separated.
+func envKeys(environ []string, known map[string]string, lists map[string]bool) map[string]any {
+	out := map[string]any{}
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, envPrefix) {
+			continue
+		}
+		key := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(name, envPrefix)), "__", ".")
+		if canon, ok := known[key]; ok && lists[canon] {
+			out[canon] = strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' })
+		} else if ok {
+			out[canon] = value
+		} else if strings.HasPrefix(key, "sms.http.headers.") {
+			out["sms.http.headers."+name[len("CONTRACTS_SMS__HTTP__HEADERS__"):]] = value
+		}
+	}
+	return out
+}
+
+func checkKnownKeys(k *koanf.Koanf, known map[string]string) error {
+	var unknown []string
+	for _, key := range k.Keys() {
+		if _, ok := known[strings.ToLower(key)]; !ok && !strings.HasPrefix(key, "sms.http.headers.") {
+			unknown = append(unknown, key)
+		}
+	}
+	sort.Strings(unknown)
+	if len(unknown) > 0 {
+		return fmt.Errorf("config: unknown key %q", unknown[0])
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"contracts/server"
+)
+
+// Validate checks every value and names the first bad key.
+func (c *Config) Validate() error {
+	for key, addr := range map[string]string{"embedded.listen": c.Embedded.Listen, "key.listen": c.Key.Listen, "admin.listen": c.Admin.Listen} {
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return fmt.Errorf("config: %s: %q is not a host:port address", key, addr)
+		}
+	}
+	for key, u := range map[string]string{"embedded.baseURL": c.Embedded.BaseURL, "key.baseURL": c.Key.BaseURL} {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("config: %s: %q is not an http(s) URL", key, u)
+		}
+	}
+	for key, t := range map[string]TLSConfig{"embedded.tls": c.Embedded.TLS, "key.tls": c.Key.TLS, "admin.tls": c.Admin.TLS} {
+		if (t.CertFile == "") != (t.KeyFile == "") {
+			return fmt.Errorf("config: %s: certFile and keyFile go together", key)
+		}
+	}
+	positive := map[string]time.Duration{"signing.sessionTTL": c.Signing.SessionTTL, "signing.otpTTL": c.Signing.OTPTTL,
+		"http.readHeaderTimeout": c.HTTP.ReadHeaderTimeout, "http.readTimeout": c.HTTP.ReadTimeout,
+		"http.writeTimeout": c.HTTP.WriteTimeout, "http.idleTimeout": c.HTTP.IdleTimeout,
+		"http.shutdownTimeout": c.HTTP.ShutdownTimeout, "webhooks.timeout": c.Webhooks.Timeout, "sms.http.timeout": c.SMS.HTTP.Timeout,
+		"identity.myid.timeout": c.Identity.MyID.Timeout, "identity.ableid.timeout": c.Identity.AbleID.Timeout, "eimzo.timeout": c.EIMZO.Timeout,
+		"cabinet.idleTimeout": c.Cabinet.IdleTimeout}
+	for key, d := range positive {
+		// A bare YAML number is read as nanoseconds: nothing here is that short.
+		if d < time.Millisecond {
+			return fmt.Errorf("config: %s: must be a duration of at least 1ms, with a unit (e.g. 30s, 5m)", key)
+		}
+	}
+	if c.Signing.SessionTTL < time.Minute {
+		return fmt.Errorf("config: signing.sessionTTL: at least 1m")
+	}
+	if c.Signing.OTPTTL < 30*time.Second {
+		return fmt.Errorf("config: signing.otpTTL: at least 30s")
+	}
+	if c.Data.Dir == "" {
+		return fmt.Errorf("config: data.dir: required")
+	}
+	if c.Data.BatchDelay < 0 || c.Data.BatchDelay > time.Second {
+		return fmt.Errorf("config: data.batchDelay: must be between 0 and 1s")
+	}
+	if c.Service.Name == "" || strings.ContainsAny(c.Service.Name, " \t\r\n:") {
+		return fmt.Errorf("config: service.name: required, one word usable in a header name")
+	}
+	switch c.SMS.Provider {
+	case "console":
+	case "http":
+		if p, err := url.Parse(c.SMS.HTTP.URL); err != nil || p.Host == "" {
+			return fmt.Errorf("config: sms.http.url: required and an absolute URL when sms.provider is http")
+		}
+	default:
+		return fmt.Errorf("config: sms.provider: %q is not console or http", c.SMS.Provider)
+	}
+	if c.Webhooks.Workers < 1 || c.Webhooks.Workers > 256 {
+		return fmt.Errorf("config: webhooks.workers: must be 1 to 256")
+	}
+	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute,
+		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,
+		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour} {
+		if n < 0 {
+			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
+		}
+	}
+	if _, err := server.ParseTrustedProxies(c.HTTP.TrustedProxies); err != nil {
+		return fmt.Errorf("config: http.trustedProxies: %w", err)
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("config: log.level: %q is not debug, info, warn or error", c.Log.Level)
+	}
+	if c.Log.Format != "json" && c.Log.Format != "console" {
+		return fmt.Errorf("config: log.format: %q is not json or console", c.Log.Format)
+	}
+	for key, p := range map[string]IDPConfig{"identity.myid": c.Identity.MyID, "identity.ableid": c.Identity.AbleID} {
+		if p.AuthURL != "" && (p.TokenURL == "" || p.UserinfoURL == "" || p.ClientID == "" || p.InClaim == "") {
+			return fmt.Errorf("config: %s: authURL needs tokenURL, userinfoURL, clientId and inClaim", key)
+		}
+	}
+	if c.EIMZO.VerifyURL != "" {
+		if p, err := url.Parse(c.EIMZO.VerifyURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("config: eimzo.verifyURL: %q is not an absolute http(s) URL", c.EIMZO.VerifyURL)
+		}
+	}
+	if c.Secrets.MasterKey != "" && len(c.Secrets.MasterKey) < 32 {
+		return fmt.Errorf("config: secrets.masterKey: at least 32 characters")
+	}
+	return c.Admin.validate()
+}
