@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"contracts/internal/appliance"
 	"contracts/internal/config"
 	"encoding/json"
 	"errors"
@@ -512,7 +513,7 @@ func TestServeRefusesBusyPort(t *testing.T) {
 // consoleSMSWarning is the start-up warning of the console SMS provider.
 func consoleSMSWarning(t *testing.T) string {
 	t.Helper()
-	w := startupWarnings(&config.Config{SMS: config.SMSConfig{Provider: "console"}}, false)
+	w := appliance.StartupWarnings(&config.Config{SMS: config.SMSConfig{Provider: "console"}}, false)
 	if len(w) != 1 {
 		t.Fatalf("start-up warnings of the console provider: %q", w)
 	}
@@ -605,9 +606,9 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	assertProvisioned(t, db, []string{appID}, nil, []string{demoOwnerIN})
+	assertProvisioned(t, db, []string{appID}, nil, []string{appliance.DemoOwnerIN})
 	err = db.View(func(tx signflow.Tx) error {
-		if _, err := tx.Claim(demoOwnerIN, demoCustomerIN); err != nil {
+		if _, err := tx.Claim(appliance.DemoOwnerIN, appliance.DemoCustomerIN); err != nil {
 			return fmt.Errorf("the demo customer: %w", err)
 		}
 		if _, err := tx.Owner("309876543"); signflow.ErrorCode(err) != signflow.ENOTFOUND {
@@ -618,7 +619,7 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if marker, _ := db.Meta(demoMarker); marker != appID {
+	if marker, _ := db.Meta(appliance.DemoMarker); marker != appID {
 		t.Fatalf("demo marker %q, want the demo app %s", marker, appID)
 	}
 	svc := signflow.NewService(db, signflow.Options{})

@@ -1,4 +1,4 @@
-package main
+package appliance
 
 import (
 	"net/url"
@@ -6,16 +6,31 @@ import (
 
 	"contracts/assets"
 	"contracts/server"
+	"contracts/server/admin"
 	"contracts/server/apidocs"
 	"contracts/server/cabinet"
+	"contracts/server/demo"
 	"contracts/server/embedded"
 	"contracts/server/keyapi"
+	"contracts/server/pdf"
 	"contracts/server/signpage"
 	"contracts/server/verify"
 	"contracts/signflow"
+	"contracts/signflow/seal"
+	"contracts/webhooks"
 
 	"github.com/labstack/echo/v4"
 )
+
+// routeDeps builds the echo instance of each listener.
+type routeDeps struct {
+	a          *Appliance
+	adminToken string
+	demo       bool
+	box        *seal.Box
+	pool       *webhooks.Pool
+	pdfs       *pdf.Cache // the contract PDFs of every listener
+}
 
 // newEcho starts the echo instance of one listener; every listener reads
 // the client address the same way, trusting X-Forwarded-For only from
@@ -70,4 +85,18 @@ func (d routeDeps) eimzoClient() signpage.EIMZOClient {
 		c.APIKeys[u.Hostname()] = d.a.cfg.EIMZO.APIKey
 	}
 	return c
+}
+
+// admin builds the admin listener's routes.
+func (d routeDeps) admin() *echo.Echo {
+	e := d.newEcho("admin", true)
+	e.Use(admin.HostCheck(d.a.cfg.Admin.Listen, d.a.cfg.Admin.AllowedHosts))
+	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db, Token: d.adminToken, Metrics: d.a.metrics,
+		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }, Redelivered: d.pool.Redelivered,
+		Warnings: d.a.warnings})
+	if d.demo {
+		appID, _ := d.a.db.Meta(DemoMarker)
+		demo.Register(e, demo.Deps{Service: d.a.svc, AppID: appID, EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, ServiceName: d.a.cfg.Service.Name})
+	}
+	return e
 }

@@ -1,4 +1,4 @@
-package main
+package appliance
 
 import (
 	"fmt"
@@ -10,20 +10,21 @@ import (
 )
 
 // Demo parties: the owner company and an individual customer whose SMS
-// codes the console provider prints.
+// codes the console provider prints; DemoMarker is the meta key that holds
+// the demo app's id once the demo is seeded.
 const (
-	demoOwnerIN    = "301234567"
-	demoCustomerIN = "31234567890123"
-	demoMarker     = "demo_seeded"
+	DemoOwnerIN    = "301234567"
+	DemoCustomerIN = "31234567890123"
+	DemoMarker     = "demo_seeded"
 )
 
 // seedDemo creates, once, the demo owner, customer, template, app and key,
 // and prints their credentials. Later starts find the marker and do nothing.
 func seedDemo(svc *signflow.Service, db *storage.DB, out io.Writer) error {
-	if done, err := db.Meta(demoMarker); err != nil || done != "" {
+	if done, err := db.Meta(DemoMarker); err != nil || done != "" {
 		return err
 	}
-	if _, err := svc.CreateOwner(&signflow.Client{IN: demoOwnerIN, Type: signflow.ClientCompany,
+	if _, err := svc.CreateOwner(&signflow.Client{IN: DemoOwnerIN, Type: signflow.ClientCompany,
 		LegalName: "Demo Savdo MChJ", Phone: "+998 71 200-00-00", Address: "Toshkent, Amir Temur koʻchasi 1"}); err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func seedDemo(svc *signflow.Service, db *storage.DB, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	app, err := svc.CreateApp(&signflow.CredentialInput{Name: "Demo shop", OwnerIN: demoOwnerIN, Scopes: signflow.AppScopes, AllTemplates: true})
+	app, err := svc.CreateApp(&signflow.CredentialInput{Name: "Demo shop", OwnerIN: DemoOwnerIN, Scopes: signflow.AppScopes, AllTemplates: true})
 	if err != nil {
 		return err
 	}
@@ -50,18 +51,18 @@ func seedDemo(svc *signflow.Service, db *storage.DB, out io.Writer) error {
 	}); err != nil {
 		return err
 	}
-	if _, err := svc.RegisterClient(a, &signflow.Client{IN: demoCustomerIN, Type: signflow.ClientIndividual,
+	if _, err := svc.RegisterClient(a, &signflow.Client{IN: DemoCustomerIN, Type: signflow.ClientIndividual,
 		FirstName: "Aziz", LastName: "Karimov", Phone: "+998 90 123-45-67", Address: "Toshkent, Chilonzor 7"}); err != nil {
 		return err
 	}
-	key, err := svc.CreateKey(&signflow.CredentialInput{Name: "Demo back office", OwnerIN: demoOwnerIN, Scopes: signflow.KeyScopes, AllTemplates: true})
+	key, err := svc.CreateKey(&signflow.CredentialInput{Name: "Demo back office", OwnerIN: DemoOwnerIN, Scopes: signflow.KeyScopes, AllTemplates: true})
 	if err != nil {
 		return err
 	}
-	if err := db.SetMeta(demoMarker, app.ID); err != nil {
+	if err := db.SetMeta(DemoMarker, app.ID); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "demo owner: %s (Demo Savdo MChJ); demo customer: %s (Aziz Karimov)\n", demoOwnerIN, demoCustomerIN)
+	fmt.Fprintf(out, "demo owner: %s (Demo Savdo MChJ); demo customer: %s (Aziz Karimov)\n", DemoOwnerIN, DemoCustomerIN)
 	fmt.Fprintf(out, "templateId: %s\n", tpl.ID)
 	fmt.Fprintf(out, "appId: %s\nappSecret: %s\napiKey: %s\nwebhookSecret: %s\n", app.ID, app.Secret, key.Secret, app.WebhookSecret)
 	return nil

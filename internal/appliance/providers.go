@@ -1,13 +1,14 @@
-package main
+package appliance
 
 import (
-	"contracts/internal/config"
 	"crypto/sha256"
 	"net/url"
 
+	"contracts/internal/config"
 	"contracts/signflow"
 	"contracts/signflow/eimzo"
 	"contracts/signflow/idp"
+	"contracts/signflow/sms"
 )
 
 // identityProviders builds the configured face-verification providers and
@@ -42,4 +43,21 @@ func identityProviders(cfg *config.Config, masterKey string) (map[string]signflo
 		return nil, nil, err
 	}
 	return providers, v, nil
+}
+
+// smsSender is the configured SMS provider.
+func (a *Appliance) smsSender() signflow.SMSSender {
+	if a.cfg.SMS.Provider == "http" {
+		return sms.NewHTTP(a.cfg.SMS.HTTP.URL, a.cfg.SMS.HTTP.Headers, a.cfg.SMS.HTTP.Timeout)
+	}
+	return sms.Console{Log: a.log}
+}
+
+// configuredMethods are the signing methods whose providers are set up.
+func configuredMethods(cfg *config.Config) map[string]bool {
+	return map[string]bool{
+		signflow.MethodMyID:   cfg.Identity.MyID.AuthURL != "",
+		signflow.MethodAbleID: cfg.Identity.AbleID.AuthURL != "",
+		signflow.MethodEIMZO:  cfg.EIMZO.VerifyURL != "",
+	}
 }

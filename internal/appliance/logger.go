@@ -1,9 +1,10 @@
-package main
+package appliance
 
 import (
-	"contracts/internal/config"
 	"io"
 	"time"
+
+	"contracts/internal/config"
 
 	"github.com/rs/zerolog"
 )

@@ -1,0 +1,192 @@
+// Package appliance is one running contracts appliance: it opens the data
+// directory, builds every component from the configuration, starts the
+// listeners and background workers, and stops them in order.
+package appliance
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"contracts/internal/config"
+	"contracts/server"
+	"contracts/server/pdf"
+	"contracts/signflow"
+	"contracts/signflow/seal"
+	"contracts/signflow/sms"
+	"contracts/storage"
+	"contracts/webhooks"
+
+	"github.com/labstack/echo/v4"
+	"github.com/rs/zerolog"
+)
+
+// Options are what a start needs besides the configuration.
+type Options struct {
+	Demo   bool      // seed demo data once, print its credentials and serve /demo
+	Stdout io.Writer // where the demo credentials are printed
+	Log    io.Writer // where log lines go
+}
+
+// worker is a background component owned by the appliance.
+type worker interface {
+	Start()
+	Shutdown(ctx context.Context) error
+}
+
+// Appliance is one running instance: listeners, workers and the database.
+type Appliance struct {
+	cfg       *config.Config
+	log       zerolog.Logger
+	db        *storage.DB
+	svc       *signflow.Service
+	metrics   *server.Metrics
+	listeners []*server.Listener
+	workers   []worker
+	now       signflow.TimeSource
+	warnings  []string // said at start-up and by /readyz
+	// texts sends cabinet login codes in the background.
+	texts *sms.Queue
+}
+
+// Run starts the appliance, serves until ctx is done, then stops it.
+func Run(ctx context.Context, cfg *config.Config, opt Options) error {
+	a, err := Start(cfg, opt)
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	a.log.Info().Msg("shutting down")
+	return a.Stop()
+}
+
+// Start opens the data, builds every component and starts them; on any
+// failure it undoes what it started.
+func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
+	if opt.Stdout == nil {
+		opt.Stdout = io.Discard
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	// a is not the named result: "return nil, err" must not nil it before
+	// the deferred clean-up below runs.
+	a := &Appliance{cfg: cfg, log: newLogger(cfg.Log, opt.Log), metrics: server.NewMetrics(), now: time.Now,
+		warnings: StartupWarnings(cfg, opt.Demo)}
+	for _, w := range a.warnings {
+		a.log.Warn().Msg(w)
+	}
+	if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("data.dir: %w", err)
+	}
+	masterKey, err := secretFromFile(cfg.Secrets.MasterKey, cfg.DataPath(config.MasterKeyFile))
+	if err != nil {
+		return nil, err
+	}
+	adminToken, err := secretFromFile(cfg.Admin.Token, cfg.DataPath(config.AdminTokenFile))
+	if err != nil {
+		return nil, err
+	}
+	box, err := seal.New([]byte(masterKey))
+	if err != nil {
+		return nil, err
+	}
+	if a.db, err = storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Data.BatchDelay}); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			a.Stop()
+		}
+	}()
+	idps, eimzoVerifier, err := identityProviders(cfg, masterKey)
+	if err != nil {
+		return nil, err
+	}
+	tokenKey := sha256.Sum256([]byte("contracts token key\x00" + masterKey))
+	sender := a.smsSender()
+	a.texts = sms.NewQueue(sender, a.log, sms.QueueOptions{Timeout: cfg.SMS.HTTP.Timeout})
+	a.svc = signflow.NewService(a.db, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: sender,
+		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
+		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour})
+	if opt.Demo {
+		if err := seedDemo(a.svc, a.db, opt.Stdout); err != nil {
+			return nil, fmt.Errorf("demo seed: %w", err)
+		}
+	}
+	pool, err := webhooks.New(a.db, box, a.metrics.Registry, webhooks.Options{Name: cfg.Service.Name, Log: a.log,
+		Workers: cfg.Webhooks.Workers, AttemptTimeout: cfg.Webhooks.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	a.db.OnDeliveryAdded(pool.Wake)
+	deps := routeDeps{a: a, adminToken: adminToken, demo: opt.Demo, box: box, pool: pool, pdfs: pdf.NewCache(pdf.DefaultCacheBytes)}
+	a.metrics.Registry.MustRegister(deps.pdfs.Collectors()...)
+	t := server.Timeouts{ReadHeader: cfg.HTTP.ReadHeaderTimeout, Read: cfg.HTTP.ReadTimeout, Write: cfg.HTTP.WriteTimeout, Idle: cfg.HTTP.IdleTimeout}
+	mk := func(name, addr string, tls config.TLSConfig, e *echo.Echo) {
+		l := server.NewListener(name, addr, e, t, a.log)
+		l.CertFile, l.KeyFile = tls.CertFile, tls.KeyFile
+		a.listeners = append(a.listeners, l)
+	}
+	mk("embedded", cfg.Embedded.Listen, cfg.Embedded.TLS, deps.embedded())
+	mk("key", cfg.Key.Listen, cfg.Key.TLS, deps.key())
+	mk("admin", cfg.Admin.Listen, cfg.Admin.TLS, deps.admin())
+	a.workers = deps.workers()
+	for _, l := range a.listeners {
+		if err := l.Start(); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range a.workers {
+		w.Start()
+	}
+	return a, nil
+}
+
+// Addr is the address the named listener ("embedded", "key", "admin")
+// bound, or "" when it is not listening.
+func (a *Appliance) Addr(listener string) string {
+	for _, l := range a.listeners {
+		if l.Name == listener {
+			return l.BoundAddr()
+		}
+	}
+	return ""
+}
+
+// Stop shuts down in order: HTTP (drained), workers, then the database.
+func (a *Appliance) Stop() error {
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.HTTP.ShutdownTimeout)
+	defer cancel()
+	var first error
+	keep := func(err error) {
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	for _, l := range a.listeners {
+		keep(l.Shutdown(ctx))
+	}
+	for _, w := range a.workers {
+		keep(w.Shutdown(ctx))
+	}
+	if a.db != nil {
+		keep(a.db.Close())
+	}
+	a.log.Info().Msg("stopped")
+	return first
+}
+
+// StartupWarnings are the settings that work but should not stay as they
+// are on an appliance in use.
+func StartupWarnings(cfg *config.Config, demo bool) []string {
+	var w []string
+	if cfg.SMS.Provider == "console" && !demo {
+		w = append(w, "sms.provider is console: no SMS is sent and every code is printed to this log; "+
+			"to send codes through an SMS gateway set sms.provider: http and sms.http.url (CONTRACTS_SMS__PROVIDER, CONTRACTS_SMS__HTTP__URL)")
+	}
+	return w
+}
