@@ -76,13 +76,7 @@ func (h *handler) ready(c echo.Context) error {
 			return signflow.Errorf(signflow.EUNAVAILABLE, "Not ready: %s", err.Error())
 		}
 	}
-	return server.JSON(c, http.StatusOK, readiness{Status: "ready", Warnings: h.Warnings})
-}
-
-// readiness is the answer of /readyz.
-type readiness struct {
-	Status   string   `json:"status"`
-	Warnings []string `json:"warnings,omitempty"`
+	return server.JSON(c, http.StatusOK, Readiness{Status: "ready", Warnings: h.Warnings})
 }
 
 func (h *handler) createOwner(c echo.Context) error {
@@ -95,16 +89,6 @@ func (h *handler) createOwner(c echo.Context) error {
 		return err
 	}
 	return server.JSON(c, http.StatusOK, out)
-}
-
-type createdTemplate struct {
-	ID     string       `json:"id"`
-	Fields []fieldBrief `json:"fields"`
-}
-
-type fieldBrief struct {
-	ID      string `json:"id"`
-	KeyName string `json:"keyName"`
 }
 
 func (h *handler) createTemplate(c echo.Context) error {
@@ -122,9 +106,9 @@ func (h *handler) createTemplate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := createdTemplate{ID: t.ID, Fields: []fieldBrief{}}
+	out := TemplateCreated{ID: t.ID, Fields: []TemplateField{}}
 	for _, f := range t.Fields {
-		out.Fields = append(out.Fields, fieldBrief{ID: f.ID, KeyName: f.KeyName})
+		out.Fields = append(out.Fields, TemplateField{ID: f.ID, KeyName: f.KeyName})
 	}
 	return server.JSON(c, http.StatusOK, out)
 }
@@ -138,7 +122,7 @@ func (h *handler) createApp(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return server.JSON(c, http.StatusOK, map[string]string{"appId": cred.ID, "appSecret": cred.Secret, "webhookSecret": cred.WebhookSecret})
+	return server.JSON(c, http.StatusOK, AppCreated{AppID: cred.ID, AppSecret: cred.Secret, WebhookSecret: cred.WebhookSecret})
 }
 
 func (h *handler) rotateSecret(c echo.Context) error {
@@ -146,7 +130,7 @@ func (h *handler) rotateSecret(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return server.JSON(c, http.StatusOK, map[string]string{"appSecret": secret})
+	return server.JSON(c, http.StatusOK, AppSecret{AppSecret: secret})
 }
 
 func (h *handler) cancelApp(c echo.Context) error {
@@ -165,7 +149,7 @@ func (h *handler) createKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return server.JSON(c, http.StatusOK, map[string]string{"id": cred.ID, "key": cred.Secret, "webhookSecret": cred.WebhookSecret})
+	return server.JSON(c, http.StatusOK, KeyCreated{ID: cred.ID, Key: cred.Secret, WebhookSecret: cred.WebhookSecret})
 }
 
 func (h *handler) revokeKey(c echo.Context) error {
