@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"context"
-	"contracts/internal/config"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +13,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"contracts/internal/config"
+	"contracts/server/admin/adminclient"
+	"contracts/signflow"
 
 	"github.com/spf13/pflag"
 )
@@ -36,13 +39,11 @@ The URL defaults to http://<admin.listen>; the token to $CONTRACTS_ADMIN_TOKEN,
 else admin.token in config, else <data.dir>/admin.token.
 `
 
-// adminClient calls the admin API.
-type adminClient struct {
-	url, token string
-	http       *http.Client
-}
+// adminCall is one admin API call; it returns the answer to print (nil:
+// none).
+type adminCall func(ctx context.Context, c *adminclient.Client) (any, error)
 
-func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
+func adminCommand(ctx context.Context, args []string, env Env) error {
 	fs := pflag.NewFlagSet("admin", pflag.ContinueOnError)
 	fs.SetInterspersed(false)
 	config.AddFlags(fs)
@@ -54,29 +55,35 @@ func adminCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	rest := fs.Args()
 	if len(rest) < 2 {
-		fmt.Fprint(stdout, adminUsage)
+		fmt.Fprint(env.Stdout, adminUsage)
 		return fmt.Errorf("admin: a resource and a verb are required")
 	}
-	cfg, err := config.Load(fs, os.Environ())
+	cfg, err := config.Load(fs, env.Environ)
 	if err != nil {
 		return err
 	}
-	c := &adminClient{url: *url, token: *token, http: &http.Client{Timeout: 60 * time.Second}}
-	if c.url == "" {
-		c.url = adminURL(cfg)
-	}
-	if c.token == "" {
-		c.token = adminToken(cfg)
-	}
-	method, path, body, ctype, err := adminRequest(rest)
+	call, err := adminRequest(rest)
 	if err != nil {
 		return err
 	}
-	answer, err := c.do(ctx, method, path, body, ctype)
+	answer, err := call(ctx, newAdminClient(cfg, env, *url, *token, time.Minute))
 	if err != nil {
 		return err
 	}
-	return printAnswer(stdout, answer, *asJSON)
+	return printAnswer(env.Stdout, answer, *asJSON)
+}
+
+// newAdminClient is a client of the configured appliance's admin API, or
+// of url with token when given.
+func newAdminClient(cfg *config.Config, env Env, url, token string, timeout time.Duration) *adminclient.Client {
+	c := &adminclient.Client{URL: url, Token: token, HTTP: &http.Client{Timeout: timeout}}
+	if c.URL == "" {
+		c.URL = adminURL(cfg)
+	}
+	if c.Token == "" {
+		c.Token = adminToken(cfg, env)
+	}
+	return c
 }
 
 // adminURL is the admin API's address as a client reaches it.
@@ -99,19 +106,19 @@ func dialable(listen string) string {
 	return net.JoinHostPort(host, port)
 }
 
-func adminToken(cfg *config.Config) string {
-	if t := os.Getenv("CONTRACTS_ADMIN_TOKEN"); t != "" {
+func adminToken(cfg *config.Config, env Env) string {
+	if t := env.getenv("CONTRACTS_ADMIN_TOKEN"); t != "" {
 		return t
 	}
 	if cfg.Admin.Token != "" {
 		return cfg.Admin.Token
 	}
-	data, _ := os.ReadFile(filepath.Join(cfg.Data.Dir, "admin.token"))
+	data, _ := os.ReadFile(cfg.DataPath(config.AdminTokenFile))
 	return strings.TrimSpace(string(data))
 }
 
 // adminRequest turns "resource verb [flags]" into an admin API call.
-func adminRequest(args []string) (method, path string, body []byte, ctype string, err error) {
+func adminRequest(args []string) (adminCall, error) {
 	res, verb, rest := args[0], args[1], args[2:]
 	fs := pflag.NewFlagSet(res+" "+verb, pflag.ContinueOnError)
 	str := func(name string) *string { return fs.String(name, "", "") }
@@ -122,90 +129,89 @@ func adminRequest(args []string) (method, path string, body []byte, ctype string
 	scopes, templates, events := list("scopes"), list("templates"), list("webhook-events")
 	all := fs.Bool("all-templates", false, "")
 	if err := fs.Parse(rest); err != nil {
-		return "", "", nil, "", err
+		return nil, err
 	}
-	arg := func() (string, error) {
+	id := func() (string, error) {
 		if fs.NArg() != 1 {
 			return "", fmt.Errorf("admin %s %s: one id argument is required", res, verb)
 		}
 		return fs.Arg(0), nil
 	}
-	credential := func() ([]byte, error) {
-		m := map[string]any{"name": *name, "ownerIn": *owner, "scopes": *scopes, "allTemplates": *all,
-			"templateIds": *templates, "webhookUrl": *hook}
+	credential := func() (*signflow.CredentialInput, error) {
+		c := &signflow.CredentialInput{Name: *name, OwnerIN: *owner, Scopes: *scopes, AllTemplates: *all,
+			TemplateIDs: *templates, WebhookURL: *hook}
 		if res == "app" {
-			m["webhookEvents"] = *events
+			c.WebhookEvents = *events
 		}
 		if *expires != "" {
-			m["expiresAt"] = *expires
+			t, err := time.Parse(time.RFC3339, *expires)
+			if err != nil {
+				return nil, fmt.Errorf("--expires-at: %q is not an RFC 3339 time such as 2030-01-01T00:00:00Z", *expires)
+			}
+			c.ExpiresAt = &t
 		}
-		return json.Marshal(m)
+		return c, nil
 	}
 	switch res + " " + verb {
 	case "owner create":
-		body, err = json.Marshal(map[string]string{"in": *in, "type": *typ, "legalName": *legal, "firstName": *first, "lastName": *last, "phone": *phone})
-		return "POST", "/admin/v1/owners", body, "application/json", err
+		o := &signflow.Client{IN: *in, Type: *typ, LegalName: *legal, FirstName: *first, LastName: *last, Phone: *phone}
+		return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.CreateOwner(ctx, o) }, nil
 	case "template create":
-		if body, err = os.ReadFile(*file); err != nil {
-			return "", "", nil, "", fmt.Errorf("--file: %w", err)
+		def, err := os.ReadFile(*file)
+		if err != nil {
+			return nil, fmt.Errorf("--file: %w", err)
 		}
-		ctype = "application/json"
-		if ext := strings.ToLower(filepath.Ext(*file)); ext == ".yaml" || ext == ".yml" {
-			ctype = "application/yaml"
-		}
-		return "POST", "/admin/v1/templates", body, ctype, nil
+		ext := strings.ToLower(filepath.Ext(*file))
+		return func(ctx context.Context, c *adminclient.Client) (any, error) {
+			return c.CreateTemplate(ctx, def, ext == ".yaml" || ext == ".yml")
+		}, nil
 	case "app create", "key create":
-		body, err = credential()
-		return "POST", "/admin/v1/" + res + "s", body, "application/json", err
-	case "app rotate-secret", "app cancel", "key revoke", "delivery redeliver":
-		id, err := arg()
-		action := map[string]string{"rotate-secret": "secret", "cancel": "cancel", "revoke": "revoke", "redeliver": "redeliver"}[verb]
-		if res == "delivery" {
-			res = "deliverie"
+		in, err := credential()
+		if err != nil {
+			return nil, err
 		}
-		return "POST", "/admin/v1/" + res + "s/" + id + "/" + action, nil, "", err
+		if res == "app" {
+			return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.CreateApp(ctx, in) }, nil
+		}
+		return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.CreateKey(ctx, in) }, nil
+	case "app rotate-secret", "app cancel", "key revoke", "delivery redeliver":
+		id, err := id()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, c *adminclient.Client) (any, error) {
+			switch verb {
+			case "rotate-secret":
+				return c.RotateAppSecret(ctx, id)
+			case "cancel":
+				return nil, c.CancelApp(ctx, id)
+			case "revoke":
+				return nil, c.RevokeKey(ctx, id)
+			}
+			return c.Redeliver(ctx, id)
+		}, nil
 	case "delivery list":
-		q := "?contractId=" + *contract + "&status=" + *status
-		return "GET", "/admin/v1/deliveries" + q, nil, "", nil
+		return func(ctx context.Context, c *adminclient.Client) (any, error) {
+			return c.Deliveries(ctx, *contract, *status)
+		}, nil
 	}
-	return "", "", nil, "", fmt.Errorf("admin: unknown command %q (run \"contracts admin\" for help)", res+" "+verb)
+	return nil, fmt.Errorf("admin: unknown command %q (run \"contracts admin\" for help)", res+" "+verb)
 }
 
-func (c *adminClient) do(ctx context.Context, method, path string, body []byte, ctype string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, method, c.url+path, bytes.NewReader(body))
+// printAnswer prints the answer as JSON when raw or when it is not an
+// object, else as "key: value" lines; "ok" when there is none.
+func printAnswer(w io.Writer, answer any, raw bool) error {
+	if answer == nil {
+		_, err := fmt.Fprintln(w, "ok")
+		return err
+	}
+	data, err := json.Marshal(answer)
 	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("admin API at %s: %w", c.url, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode >= 300 {
-		var e struct{ Message string }
-		json.Unmarshal(data, &e)
-		return nil, fmt.Errorf("admin API: %s: %s", resp.Status, e.Message)
-	}
-	return data, nil
-}
-
-// printAnswer prints raw JSON, or "key: value" lines for an object.
-func printAnswer(w io.Writer, data []byte, raw bool) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		fmt.Fprintln(w, "ok")
-		return nil
+		return err
 	}
 	var obj map[string]any
 	if raw || json.Unmarshal(data, &obj) != nil {
-		_, err := w.Write(data)
+		_, err := fmt.Fprintf(w, "%s\n", data)
 		return err
 	}
 	keys := make([]string, 0, len(obj))
@@ -213,12 +219,14 @@ func printAnswer(w io.Writer, data []byte, raw bool) error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var b bytes.Buffer
 	for _, k := range keys {
 		v, _ := json.Marshal(obj[k])
 		if s, ok := obj[k].(string); ok {
 			v = []byte(s)
 		}
-		fmt.Fprintf(w, "%s: %s\n", k, v)
+		fmt.Fprintf(&b, "%s: %s\n", k, v)
 	}
-	return nil
+	_, err = w.Write(b.Bytes())
+	return err
 }

@@ -1,14 +1,13 @@
-package main
+package cli
 
 import (
 	"context"
-	"contracts/internal/config"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
+	"strings"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/storage"
 
 	"github.com/spf13/pflag"
@@ -16,7 +15,9 @@ import (
 
 // backupCommand fetches a hot snapshot from the running appliance's admin
 // API, writes it beside the target, checks that it opens, then renames it.
-func backupCommand(ctx context.Context, args []string, stdout io.Writer) error {
+// On the appliance's host it also copies the data directory's keys beside
+// it (keptFiles).
+func backupCommand(ctx context.Context, args []string, env Env) error {
 	fs := pflag.NewFlagSet("backup", pflag.ContinueOnError)
 	config.AddFlags(fs)
 	out := fs.String("out", "", "file to write the snapshot to")
@@ -28,36 +29,17 @@ func backupCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("backup: --out FILE is required")
 	}
-	cfg, err := config.Load(fs, os.Environ())
+	cfg, err := config.Load(fs, env.Environ)
 	if err != nil {
 		return err
 	}
-	c := &adminClient{url: *url, token: *token, http: &http.Client{Timeout: 30 * time.Minute}}
-	if c.url == "" {
-		c.url = adminURL(cfg)
-	}
-	if c.token == "" {
-		c.token = adminToken(cfg)
-	}
-	req, err := http.NewRequestWithContext(ctx, "GET", c.url+"/admin/v1/backup", nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("backup: admin API at %s: %w", c.url, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("backup: admin API answered %s", resp.Status)
-	}
+	c := newAdminClient(cfg, env, *url, *token, 30*time.Minute)
 	tmp := *out + ".partial"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(f, resp.Body)
+	n, err := c.Backup(ctx, f)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -65,7 +47,7 @@ func backupCommand(ctx context.Context, args []string, stdout io.Writer) error {
 		err = cerr
 	}
 	if err == nil {
-		err = checkDBFile(tmp)
+		err = storage.CheckFile(tmp)
 	}
 	if err != nil {
 		os.Remove(tmp)
@@ -74,27 +56,24 @@ func backupCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := os.Rename(tmp, *out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "backup: wrote %d bytes to %s\n", n, *out)
+	fmt.Fprintf(env.Stdout, "backup: wrote %d bytes to %s\n", n, *out)
+	saved, err := saveFiles(cfg.Data.Dir, filesDir(*out))
+	switch {
+	case err != nil:
+		return fmt.Errorf("backup: the database is saved, its keys are not: %w", err)
+	case len(saved) == 0:
+		fmt.Fprintf(env.Stdout, "backup: none of %s is in %s on this host: where the appliance keeps them, copy them yourself\n",
+			strings.Join(keptFiles, ", "), cfg.Data.Dir)
+	default:
+		fmt.Fprintf(env.Stdout, "backup: copied %s from %s to %s\n", strings.Join(saved, ", "), cfg.Data.Dir, filesDir(*out))
+	}
 	return nil
 }
 
-// checkDBFile opens a database file read-only and reads its schema version.
-func checkDBFile(path string) error {
-	db, err := storage.Open(path, storage.Options{ReadOnly: true, Timeout: time.Second})
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	v, err := db.SchemaVersion()
-	if err == nil && (v == 0 || v > storage.CurrentSchema()) {
-		err = fmt.Errorf("%s: schema version %d is not one this build reads", path, v)
-	}
-	return err
-}
-
-// restoreCommand puts a backup in place of the database. It refuses while
-// another process holds the database, and keeps the old file aside.
-func restoreCommand(args []string, stdout io.Writer) error {
+// restoreCommand puts a backup in place of the database, and the keys
+// saved beside it back into the data directory. It refuses while another
+// process holds the database, and keeps what it replaces aside.
+func restoreCommand(args []string, env Env) error {
 	fs := pflag.NewFlagSet("restore", pflag.ContinueOnError)
 	config.AddFlags(fs)
 	from := fs.String("from", "", "backup file to restore")
@@ -104,54 +83,25 @@ func restoreCommand(args []string, stdout io.Writer) error {
 	if *from == "" {
 		return fmt.Errorf("restore: --from FILE is required")
 	}
-	cfg, err := config.Load(fs, os.Environ())
+	cfg, err := config.Load(fs, env.Environ)
 	if err != nil {
 		return err
 	}
-	if err := checkDBFile(*from); err != nil {
+	now := time.Now()
+	aside, err := storage.Restore(*from, cfg.DBPath(), now)
+	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	target := cfg.DBPath()
-	if _, err := os.Stat(target); err == nil {
-		// Taking the lock proves no appliance is running on this file.
-		db, err := storage.Open(target, storage.Options{ReadOnly: true, Timeout: 500 * time.Millisecond})
-		if err != nil {
-			return fmt.Errorf("restore: refusing: %w", err)
-		}
-		db.Close()
-		aside := fmt.Sprintf("%s.before-restore-%s", target, time.Now().UTC().Format("20060102T150405Z"))
-		if err := os.Rename(target, aside); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "restore: kept the old database as %s\n", aside)
+	if aside != "" {
+		fmt.Fprintf(env.Stdout, "restore: kept the old database as %s\n", aside)
 	}
-	if err := copyFile(*from, target); err != nil {
-		return fmt.Errorf("restore: %w", err)
+	fmt.Fprintf(env.Stdout, "restore: %s is now %s\n", cfg.DBPath(), *from)
+	restored, err := restoreFiles(filesDir(*from), cfg.Data.Dir, now)
+	if err != nil {
+		return fmt.Errorf("restore: the database is restored, its keys are not: %w", err)
 	}
-	fmt.Fprintf(stdout, "restore: %s is now %s\n", target, *from)
+	for _, r := range restored {
+		fmt.Fprintf(env.Stdout, "restore: %s\n", r)
+	}
 	return nil
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst+".partial", os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Rename(dst+".partial", dst)
 }

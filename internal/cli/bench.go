@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -15,7 +14,7 @@ import (
 
 // benchCommand runs the load generator against this very binary, started
 // on loopback ports in a temporary data directory (internal/loadgen).
-func benchCommand(ctx context.Context, args []string, stdout io.Writer) error {
+func benchCommand(ctx context.Context, args []string, env Env) error {
 	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
 	clients := fs.Int("clients", 50, "concurrent clients (keep-alive connections)")
 	duration := fs.Duration("duration", 5*time.Second, "measured time per route")
@@ -32,7 +31,7 @@ func benchCommand(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	if *echoServer {
-		return loadgen.ServeEcho(os.Stdin, stdout)
+		return loadgen.ServeEcho(os.Stdin, env.Stdout)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -43,11 +42,11 @@ func benchCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	if *routes != "" {
 		cfg.Routes = strings.Split(*routes, ",")
 	}
-	rep, err := loadgen.Run(ctx, cfg, stdout)
+	rep, err := loadgen.Run(ctx, cfg, env.Stdout)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	rep.Print(stdout)
+	rep.Print(env.Stdout)
 	if p := rep.Problems(); *check && len(p) > 0 {
 		return fmt.Errorf("bench: %d problems", len(p))
 	}

@@ -1,65 +1,77 @@
-// Command contracts is a self-hosted contract-signing appliance: one binary
-// serving the embedded and key interfaces, the signing page and an admin API
-// over one bbolt file.
-package main
+// Package cli is the contracts command line: serve, admin, backup,
+// restore, bench, version. main calls Run; the end-to-end tests call it
+// too, in their own process.
+package cli
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
+	"strings"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// Env is what a command runs with besides its arguments.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Environ        []string // "NAME=value" pairs, as os.Environ gives them
+	Version        string   // the build's version, printed by "contracts version"
+}
 
-const usage = `usage: contracts <command> [flags]
+// getenv is the value of name in the command's environment.
+func (e Env) getenv(name string) string {
+	for _, kv := range e.Environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// Usage is the command summary printed by "contracts help".
+const Usage = `usage: contracts <command> [flags]
 
 commands:
   serve [--config FILE] [--demo]   run the appliance
   admin <owner|template|app|key|delivery> ...
                                    call the admin API (run "contracts admin" for help)
   backup --out FILE                write a consistent snapshot of the running appliance
+                                   (and, on its host, the data directory's keys beside it)
   restore --from FILE              put a backup in place (appliance stopped)
   bench [--clients N] [--duration D]
                                    load-test this binary on loopback against its baselines
   version                          print the version
 `
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := runCommand(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "contracts:", err)
-		os.Exit(1)
+// Run runs the command named by args[0] until it is done or ctx ends.
+func Run(ctx context.Context, args []string, env Env) error {
+	if env.Stdout == nil {
+		env.Stdout = io.Discard
 	}
-}
-
-func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(env.Stderr, Usage)
 		return fmt.Errorf("no command given")
 	}
 	switch args[0] {
 	case "serve":
-		return serveCommand(ctx, args[1:], stdout)
+		return serveCommand(ctx, args[1:], env)
 	case "admin":
-		return adminCommand(ctx, args[1:], stdout)
+		return adminCommand(ctx, args[1:], env)
 	case "backup":
-		return backupCommand(ctx, args[1:], stdout)
+		return backupCommand(ctx, args[1:], env)
 	case "restore":
-		return restoreCommand(args[1:], stdout)
+		return restoreCommand(args[1:], env)
 	case "bench":
-		return benchCommand(ctx, args[1:], stdout)
+		return benchCommand(ctx, args[1:], env)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "contracts", version)
+		fmt.Fprintln(env.Stdout, "contracts", env.Version)
 		return nil
 	case "help", "--help", "-h":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(env.Stdout, Usage)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
+	fmt.Fprint(env.Stderr, Usage)
 	return fmt.Errorf("unknown command %q", args[0])
 }

@@ -184,6 +184,7 @@ const (
 	DBFile         = "contracts.db"
 	AdminTokenFile = "admin.token"
 	MasterKeyFile  = "master.key"
+	ACMEDir        = "acme" // the ACME account key and certificates
 )
 
 // DataPath is a file (or directory) of the data directory.
