@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/testtools"
+
 	"github.com/knadh/koanf/parsers/yaml"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/providers/structs"
@@ -42,24 +44,8 @@ func loadConfigWith(t *testing.T, yamlText string, env map[string]string, args .
 	return Load(fs, environ)
 }
 
-// exampleFile is config.example.yaml at the top of the module.
-func exampleFile(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "config.example.yaml")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-}
+// exampleFile is config.example.yaml at the top of the repository.
+func exampleFile(t *testing.T) string { return testtools.RepoPath(t, "config.example.yaml") }
 
 func TestConfigBuiltInDefaults(t *testing.T) {
 	cfg, err := loadConfigWith(t, "", nil)

@@ -1,332 +1,28 @@
-package main
+package e2e
 
 import (
-	"bytes"
-	"context"
-	"contracts/internal/appliance"
-	"contracts/internal/config"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"contracts/internal/appliance"
+	"contracts/internal/config"
+	"contracts/internal/testtools"
 	"contracts/signflow"
 	"contracts/storage"
 )
-
-// The whole-process tests build the real binary once and drive it as an
-// operator would: flags and environment, signals, the CLI, files on disk.
-
-const testVersion = "v0.0.0-e2e"
-
-var (
-	binOnce sync.Once
-	binDir  string
-	binPath string
-	binErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// contractsBinary builds the binary once per test run, with the race
-// detector when the tests themselves run with it.
-func contractsBinary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "contracts-e2e-"); binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "contracts")
-		args := []string{"build", "-o", binPath, "-ldflags", "-X main.version=" + testVersion}
-		if raceEnabled() {
-			args = append(args, "-race")
-		}
-		out, err := exec.Command(goTool(), append(args, ".")...).CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
-
-func raceEnabled() bool {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" {
-				return s.Value == "true"
-			}
-		}
-	}
-	return false
-}
-
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
-}
-
-// cleanEnv is the test's environment without CONTRACTS_ variables.
-func cleanEnv(extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CONTRACTS_") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, extra...)
-}
-
-// syncBuffer is an output buffer written by the process's copy goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// proc is a running contracts process.
-type proc struct {
-	cmd            *exec.Cmd
-	stdout, stderr syncBuffer
-	done           chan struct{}
-	exitCode       int
-}
-
-// startContracts starts the binary in dir; the test's clean-up kills it
-// if the test did not stop it.
-func startContracts(t *testing.T, dir string, env []string, args ...string) *proc {
-	t.Helper()
-	p := &proc{cmd: exec.Command(contractsBinary(t), args...), done: make(chan struct{})}
-	p.cmd.Dir, p.cmd.Env = dir, cleanEnv(env...)
-	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		err := p.cmd.Wait()
-		p.exitCode = 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			p.exitCode = ee.ExitCode()
-		} else if err != nil {
-			p.exitCode = -1
-		}
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			p.cmd.Process.Kill()
-			<-p.done
-		}
-	})
-	return p
-}
-
-// wait waits up to d for the process to exit and returns its exit code.
-func (p *proc) wait(t *testing.T, d time.Duration) int {
-	t.Helper()
-	select {
-	case <-p.done:
-		return p.exitCode
-	case <-time.After(d):
-		t.Fatalf("contracts still running after %v\nstderr:\n%s", d, p.stderr.String())
-		return 0
-	}
-}
-
-// stop sends SIGTERM: the appliance must drain, log "stopped" and exit 0
-// within a few seconds.
-func (p *proc) stop(t *testing.T) {
-	t.Helper()
-	start := time.Now()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	if code := p.wait(t, 10*time.Second); code != 0 {
-		t.Fatalf("exit code %d after SIGTERM\nstderr:\n%s", code, p.stderr.String())
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("stopping took %v", took)
-	}
-	if len(logLines(p.stderr.String(), "stopped")) != 1 {
-		t.Fatalf("no \"stopped\" log line\nstderr:\n%s", p.stderr.String())
-	}
-}
-
-// logLines decodes the JSON log lines whose message is msg.
-func logLines(out, msg string) []map[string]any {
-	var lines []map[string]any
-	for _, line := range strings.Split(out, "\n") {
-		var m map[string]any
-		if json.Unmarshal([]byte(line), &m) == nil && m["message"] == msg {
-			lines = append(lines, m)
-		}
-	}
-	return lines
-}
-
-// listening waits for the three "listening" log lines and returns the
-// bound address of each listener.
-func (p *proc) listening(t *testing.T) map[string]string {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		addrs := map[string]string{}
-		for _, l := range logLines(p.stderr.String(), "listening") {
-			name, _ := l["listener"].(string)
-			addrs[name], _ = l["addr"].(string)
-		}
-		if len(addrs) == 3 && addrs["embedded"] != "" && addrs["key"] != "" && addrs["admin"] != "" {
-			return addrs
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("contracts exited (%d) before listening\nstderr:\n%s", p.exitCode, p.stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no listening lines after 30s\nstderr:\n%s", p.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// waitStdout waits for text on the process's standard output and returns
-// all of it.
-func (p *proc) waitStdout(t *testing.T, text string) string {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(p.stdout.String(), text) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q on stdout:\n%s", text, p.stdout.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return p.stdout.String()
-}
-
-// runContracts runs a short command and returns its output and exit code.
-func runContracts(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, contractsBinary(t), args...)
-	cmd.Dir, cmd.Env = dir, cleanEnv(env...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("contracts %v: %v", args, err)
-	}
-	return out.String(), errOut.String(), code
-}
-
-// mustRun runs a command that must succeed.
-func mustRun(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, errOut, code := runContracts(t, dir, nil, args...)
-	if code != 0 {
-		t.Fatalf("contracts %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, out, errOut)
-	}
-	return out
-}
-
-// field returns the value of a "name: value" line.
-func field(t *testing.T, out, name string) string {
-	t.Helper()
-	for _, line := range strings.Split(out, "\n") {
-		if v, ok := strings.CutPrefix(line, name+": "); ok && v != "" {
-			return v
-		}
-	}
-	t.Fatalf("no %q line in:\n%s", name, out)
-	return ""
-}
-
-// httpCall makes one request and returns the status and body.
-func httpCall(t *testing.T, method, url, token, ctype, body string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(data)
-}
-
-// secretFile reads a generated secret and checks that only its owner can.
-func secretFile(t *testing.T, path string) string {
-	t.Helper()
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("%s has mode %v, want 0600", path, st.Mode().Perm())
-	}
-	data, _ := os.ReadFile(path)
-	if s := strings.TrimSpace(string(data)); len(s) >= 32 {
-		return s
-	}
-	t.Fatalf("%s holds no secret", path)
-	return ""
-}
 
 func TestServeEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	env := []string{"CONTRACTS_ADMIN__LISTEN=127.0.0.1:0", "CONTRACTS_DATA__DIR=" + data}
-	p := startContracts(t, dir, env, "serve", "--embedded-listen", "127.0.0.1:0", "--key-listen", "127.0.0.1:0")
+	p := run(t, dir, env, "serve", "--embedded-listen", "127.0.0.1:0", "--key-listen", "127.0.0.1:0")
 	addrs := p.listening(t)
 	admin := "http://" + addrs["admin"]
 	token := secretFile(t, filepath.Join(data, "admin.token"))
@@ -378,7 +74,8 @@ func TestServeEndToEnd(t *testing.T) {
 		`{"in": "301234567", "type": "COMPANY", "legalName": "Alpha Savdo MChJ"}`); status != 200 {
 		t.Fatalf("owner: %d %s", status, body)
 	}
-	tplYAML, err := os.ReadFile(filepath.Join("assets", "demo", "template.yaml"))
+	tplPath := testtools.RepoPath(t, "assets", "demo", "template.yaml")
+	tplYAML, err := os.ReadFile(tplPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +98,6 @@ func TestServeEndToEnd(t *testing.T) {
 	if field(t, out, "in") != "309876543" || field(t, out, "legalName") != "Beta Trade LLC" {
 		t.Fatalf("owner create printed:\n%s", out)
 	}
-	tplPath, _ := filepath.Abs(filepath.Join("assets", "demo", "template.yaml"))
 	cliTemplate := field(t, mustRun(t, dir, "admin", "--url", admin, "--data-dir", data, "template", "create", "--file", tplPath), "id")
 	out = mustRun(t, dir, "admin", "--url", admin, "--data-dir", data, "app", "create", "--name", "CLI shop",
 		"--owner", "309876543", "--scopes", "CONTRACTS_READ,CONTRACTS_WRITE", "--templates", cliTemplate,
@@ -423,18 +119,24 @@ func TestServeEndToEnd(t *testing.T) {
 	if out := mustRun(t, dir, "admin", "--url", admin, "--token", token, "delivery", "list"); strings.TrimSpace(out) != "[]" {
 		t.Fatalf("delivery list: %s", out)
 	}
-	if _, errOut, code := runContracts(t, dir, nil, "admin", "--url", admin, "--token", "wrong", "app", "cancel", cliApp); code == 0 || !strings.Contains(errOut, "401") {
+	if _, errOut, code := runCommand(t, dir, nil, "admin", "--url", admin, "--token", "wrong", "app", "cancel", cliApp); code == 0 || !strings.Contains(errOut, "401") {
 		t.Fatalf("admin with a wrong token: exit %d, %s", code, errOut)
 	}
 
-	// An online backup.
+	// An online backup, with the data directory's keys beside it.
 	backup := filepath.Join(dir, "backup.db")
-	if out := mustRun(t, dir, "backup", "--out", backup, "--url", admin, "--token", token); !strings.Contains(out, "backup: wrote") {
+	if out := mustRun(t, dir, "backup", "--out", backup, "--url", admin, "--token", token); !strings.Contains(out, "backup: wrote") ||
+		!strings.Contains(out, "backup: copied master.key, admin.token from "+data) {
 		t.Fatalf("backup printed: %s", out)
+	}
+	for _, name := range []string{"master.key", "admin.token"} {
+		if got, want := secretFile(t, filepath.Join(backup+".files", name)), secretFile(t, filepath.Join(data, name)); got != want {
+			t.Fatalf("the backup's %s differs from the data directory's", name)
+		}
 	}
 
 	// A second appliance on the same data refuses to start.
-	_, errOut, code := runContracts(t, dir, env, "serve", "--embedded-listen", "127.0.0.1:0", "--key-listen", "127.0.0.1:0")
+	_, errOut, code := runCommand(t, dir, env, "serve", "--embedded-listen", "127.0.0.1:0", "--key-listen", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errOut, "another process is using") {
 		t.Fatalf("second start on the same data: exit %d\n%s", code, errOut)
 	}
@@ -463,32 +165,6 @@ func TestServeEndToEnd(t *testing.T) {
 	assertProvisioned(t, b, []string{app.AppID, cliApp}, []string{tpl.ID, cliTemplate}, []string{"301234567", "309876543"})
 }
 
-// assertProvisioned checks that the store holds the apps, templates and owners.
-func assertProvisioned(t *testing.T, db *storage.DB, apps, templates, clients []string) {
-	t.Helper()
-	err := db.View(func(tx signflow.Tx) error {
-		for _, id := range apps {
-			if _, err := tx.App(id); err != nil {
-				return fmt.Errorf("app %s: %w", id, err)
-			}
-		}
-		for _, id := range templates {
-			if _, err := tx.Template(id); err != nil {
-				return fmt.Errorf("template %s: %w", id, err)
-			}
-		}
-		for _, in := range clients {
-			if _, err := tx.Owner(in); err != nil {
-				return fmt.Errorf("owner %s: %w", in, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("%s: %v", filepath.Base(db.Path()), err)
-	}
-}
-
 func TestServeRefusesBusyPort(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -497,7 +173,7 @@ func TestServeRefusesBusyPort(t *testing.T) {
 	defer ln.Close()
 	busy := ln.Addr().String()
 	dir := t.TempDir()
-	_, errOut, code := runContracts(t, dir, nil, "serve", "--data-dir", filepath.Join(dir, "data"),
+	_, errOut, code := runCommand(t, dir, nil, "serve", "--data-dir", filepath.Join(dir, "data"),
 		"--embedded-listen", "127.0.0.1:0", "--key-listen", busy, "--admin-listen", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errOut, "key listener: cannot listen on "+busy) {
 		t.Fatalf("start on a busy port: exit %d\n%s", code, errOut)
@@ -526,7 +202,7 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	args := []string{"serve", "--demo", "--data-dir", data, "--embedded-listen", "127.0.0.1:0",
 		"--key-listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"}
 	env := []string{"CONTRACTS_ADMIN__ALLOWEDHOSTS=console.lan,office-pc"}
-	p := startContracts(t, dir, env, args...)
+	p := run(t, dir, env, args...)
 	addrs := p.listening(t)
 	admin := "http://" + addrs["admin"]
 
@@ -575,7 +251,7 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	}
 
 	// restore refuses while the appliance runs, and changes nothing.
-	_, errOut, code := runContracts(t, dir, nil, "restore", "--from", backup, "--data-dir", data)
+	_, errOut, code := runCommand(t, dir, nil, "restore", "--from", backup, "--data-dir", data)
 	if code == 0 || !strings.Contains(errOut, "another process is using") {
 		t.Fatalf("restore while running: exit %d\n%s", code, errOut)
 	}
@@ -585,7 +261,7 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	p.stop(t)
 
 	// The second start seeds nothing and prints no credentials.
-	p = startContracts(t, dir, nil, args...)
+	p = run(t, dir, nil, args...)
 	p.listening(t)
 	p.stop(t)
 	for _, line := range []string{"appId: ", "appSecret: ", "apiKey: ", "webhookSecret: "} {
@@ -628,27 +304,5 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	}
 	if _, err := svc.AuthenticateKey(apiKey); err != nil {
 		t.Fatalf("the printed demo API key does not work: %v", err)
-	}
-}
-
-func TestCommandLine(t *testing.T) {
-	dir := t.TempDir()
-	if out := mustRun(t, dir, "version"); strings.TrimSpace(out) != "contracts "+testVersion {
-		t.Fatalf("version printed %q", out)
-	}
-	if _, errOut, code := runContracts(t, dir, nil); code != 1 || !strings.Contains(errOut, "usage: contracts") {
-		t.Fatalf("no command: exit %d\n%s", code, errOut)
-	}
-	if _, errOut, code := runContracts(t, dir, nil, "frobnicate"); code != 1 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
-		t.Fatalf("unknown command: exit %d\n%s", code, errOut)
-	}
-	if _, errOut, code := runContracts(t, dir, nil, "serve", "--log-level", "loud"); code != 1 || !strings.Contains(errOut, "log.level") {
-		t.Fatalf("bad config: exit %d\n%s", code, errOut)
-	}
-	if _, errOut, code := runContracts(t, dir, nil, "backup"); code != 1 || !strings.Contains(errOut, "--out") {
-		t.Fatalf("backup without --out: exit %d\n%s", code, errOut)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Fatalf("commands that failed on their arguments left files behind: %v", entries)
 	}
 }
