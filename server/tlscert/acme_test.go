@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/pebbletest"
+
 	"golang.org/x/crypto/acme/autocert"
 )
 
@@ -43,19 +45,19 @@ func dirCache(t testing.TB, dir string) autocert.Cache {
 }
 
 func TestACMEIssuesWithTLSALPN01(t *testing.T) {
-	p := newPebble(t)
+	p := pebbletest.New(t)
 	ln := listen(t)
 	cacheDir := filepath.Join(t.TempDir(), "acme")
-	a := startACME(t, p.dirURL, p.caFile, dirCache(t, cacheDir),
+	a := startACME(t, p.DirURL, p.CAFile, dirCache(t, cacheDir),
 		Listener{Name: "embedded", Domains: []string{domain}, BaseURL: "https://" + domain + ":" + strconv.Itoa(portOf(t, ln.Addr().String()))})
 	serveTLS(t, ln, a.TLSConfig("embedded"), app())
 	// HTTP-01 cannot pass: the CA's HTTP connections are cut.
 	cut, _ := cutListener(t)
-	p.start(portOf(t, cut), portOf(t, ln.Addr().String()), 0)
+	p.Start(portOf(t, cut), portOf(t, ln.Addr().String()), 0)
 
 	// A client that trusts Pebble's root only gets the page over a
 	// certificate Pebble issued for the name, with HSTS.
-	res := get(t, ln.Addr().String(), domain, p.roots)
+	res := get(t, ln.Addr().String(), domain, p.Roots)
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if string(body) != "hello" || res.Header.Get("Strict-Transport-Security") != HSTSValue {
@@ -83,27 +85,27 @@ func TestACMEIssuesWithTLSALPN01(t *testing.T) {
 	}
 
 	// After a restart the certificate comes from the cache: the CA is gone.
-	p.srv.Close()
+	p.Stop()
 	ln2 := listen(t)
-	a2 := startACME(t, p.dirURL, p.caFile, dirCache(t, cacheDir), embedded)
+	a2 := startACME(t, p.DirURL, p.CAFile, dirCache(t, cacheDir), embedded)
 	serveTLS(t, ln2, a2.TLSConfig("embedded"), app())
-	c, err := handshake(ln2.Addr().String(), domain, p.roots)
+	c, err := handshake(ln2.Addr().String(), domain, p.Roots)
 	if err != nil || c.SerialNumber.Cmp(leaf.SerialNumber) != 0 {
 		t.Fatalf("after restart: %v", err)
 	}
 }
 
 func TestACMEIssuesWithHTTP01(t *testing.T) {
-	p := newPebble(t)
+	p := pebbletest.New(t)
 	ln := listen(t)
-	a := startACME(t, p.dirURL, p.caFile, dirCache(t, t.TempDir()), embedded)
+	a := startACME(t, p.DirURL, p.CAFile, dirCache(t, t.TempDir()), embedded)
 	serveTLS(t, ln, a.TLSConfig("embedded"), app())
 	// TLS-ALPN-01 cannot pass: the CA's TLS connections are cut. The
 	// certificate can only come through HTTP-01 on acme.httpListen.
 	cut, tried := cutListener(t)
-	p.start(portOf(t, a.HTTPAddr()), portOf(t, cut), 0)
+	p.Start(portOf(t, a.HTTPAddr()), portOf(t, cut), 0)
 
-	leaf, err := handshake(ln.Addr().String(), domain, p.roots)
+	leaf, err := handshake(ln.Addr().String(), domain, p.Roots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func TestACMEIssuesWithHTTP01(t *testing.T) {
 }
 
 func TestACMERenewsNearExpiry(t *testing.T) {
-	p := newPebble(t)
+	p := pebbletest.New(t)
 	ln := listen(t)
 	// The cache holds a certificate that ends in an hour, out of 60 days.
 	now := time.Now()
@@ -123,9 +125,9 @@ func TestACMERenewsNearExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	stored := make(chan struct{}, 1)
-	a := startACME(t, p.dirURL, p.caFile, notifyCache{Cache: dir, key: domain, put: stored}, embedded)
+	a := startACME(t, p.DirURL, p.CAFile, notifyCache{Cache: dir, key: domain, put: stored}, embedded)
 	serveTLS(t, ln, a.TLSConfig("embedded"), app())
-	p.start(portOf(t, a.HTTPAddr()), portOf(t, ln.Addr().String()), 0)
+	p.Start(portOf(t, a.HTTPAddr()), portOf(t, ln.Addr().String()), 0)
 
 	// It is served, and its renewal starts at once.
 	c, err := handshake(ln.Addr().String(), domain, nil)
@@ -140,7 +142,7 @@ func TestACMERenewsNearExpiry(t *testing.T) {
 	// autocert swaps the served certificate just after storing it.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err = handshake(ln.Addr().String(), domain, p.roots)
+		c, err = handshake(ln.Addr().String(), domain, p.Roots)
 		if err == nil || time.Now().After(deadline) {
 			break
 		}
@@ -155,18 +157,18 @@ func TestACMERenewsNearExpiry(t *testing.T) {
 }
 
 func TestACMEAnswersTLSALPN01ForAnotherListener(t *testing.T) {
-	p := newPebble(t)
+	p := pebbletest.New(t)
 	on443, other := listen(t), listen(t)
 	api := "api." + domain
-	a := startACME(t, p.dirURL, p.caFile, dirCache(t, t.TempDir()), embedded, Listener{Name: "key", Domains: []string{api}})
+	a := startACME(t, p.DirURL, p.CAFile, dirCache(t, t.TempDir()), embedded, Listener{Name: "key", Domains: []string{api}})
 	serveTLS(t, on443, a.TLSConfig("embedded"), app())
 	serveTLS(t, other, a.TLSConfig("key"), app())
 	// The CA checks every name on one port (443), where the embedded
 	// listener is; HTTP-01 is cut.
 	cut, _ := cutListener(t)
-	p.start(portOf(t, cut), portOf(t, on443.Addr().String()), 0)
+	p.Start(portOf(t, cut), portOf(t, on443.Addr().String()), 0)
 
-	leaf, err := handshake(other.Addr().String(), api, p.roots)
+	leaf, err := handshake(other.Addr().String(), api, p.Roots)
 	if err != nil || leaf.DNSNames[0] != api {
 		t.Fatalf("key listener: %v", err)
 	}
