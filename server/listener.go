@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -19,14 +20,15 @@ type Timeouts struct {
 // Listener is one HTTP server: it listens synchronously, so a busy port
 // fails start-up, then serves in its own goroutine.
 type Listener struct {
-	Name     string
-	Addr     string
-	CertFile string
-	KeyFile  string
-	srv      *http.Server
-	ln       net.Listener
-	done     chan struct{}
-	log      zerolog.Logger
+	Name string
+	Addr string
+	// TLS, when set, serves HTTPS with its certificates (GetCertificate:
+	// from ACME, or files re-read when they change).
+	TLS  *tls.Config
+	srv  *http.Server
+	ln   net.Listener
+	done chan struct{}
+	log  zerolog.Logger
 }
 
 // NewListener prepares a listener for the handler.
@@ -43,11 +45,12 @@ func (l *Listener) Start() error {
 		return fmt.Errorf("%s listener: cannot listen on %s: %w", l.Name, l.Addr, err)
 	}
 	l.ln = ln
+	l.srv.TLSConfig = l.TLS
 	go func() {
 		defer close(l.done)
 		var err error
-		if l.CertFile != "" {
-			err = l.srv.ServeTLS(ln, l.CertFile, l.KeyFile)
+		if l.TLS != nil {
+			err = l.srv.ServeTLS(ln, "", "")
 		} else {
 			err = l.srv.Serve(ln)
 		}
@@ -55,7 +58,7 @@ func (l *Listener) Start() error {
 			l.log.Error().Err(err).Str("listener", l.Name).Msg("serve failed")
 		}
 	}()
-	l.log.Info().Str("listener", l.Name).Str("addr", ln.Addr().String()).Bool("tls", l.CertFile != "").Msg("listening")
+	l.log.Info().Str("listener", l.Name).Str("addr", ln.Addr().String()).Bool("tls", l.TLS != nil).Msg("listening")
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"contracts/internal/config"
 	"contracts/server"
 	"contracts/server/pdf"
+	"contracts/server/tlscert"
 	"contracts/signflow"
 	"contracts/signflow/seal"
 	"contracts/signflow/sms"
@@ -45,6 +46,7 @@ type Appliance struct {
 	svc       *signflow.Service
 	metrics   *server.Metrics
 	listeners []*server.Listener
+	acme      *tlscert.ACME // HTTP-01 challenges and the redirect to https; nil without ACME
 	workers   []worker
 	now       signflow.TimeSource
 	warnings  []string // said at start-up and by /readyz
@@ -125,18 +127,27 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	a.db.OnDeliveryAdded(pool.Wake)
 	deps := routeDeps{a: a, adminToken: adminToken, demo: opt.Demo, box: box, pool: pool, pdfs: pdf.NewCache(pdf.DefaultCacheBytes)}
 	a.metrics.Registry.MustRegister(deps.pdfs.Collectors()...)
+	tlsConfigs, err := a.tlsConfigs()
+	if err != nil {
+		return nil, err
+	}
 	t := server.Timeouts{ReadHeader: cfg.HTTP.ReadHeaderTimeout, Read: cfg.HTTP.ReadTimeout, Write: cfg.HTTP.WriteTimeout, Idle: cfg.HTTP.IdleTimeout}
-	mk := func(name, addr string, tls config.TLSConfig, e *echo.Echo) {
+	mk := func(name, addr string, e *echo.Echo) {
 		l := server.NewListener(name, addr, e, t, a.log)
-		l.CertFile, l.KeyFile = tls.CertFile, tls.KeyFile
+		l.TLS = tlsConfigs[name]
 		a.listeners = append(a.listeners, l)
 	}
-	mk("embedded", cfg.Embedded.Listen, cfg.Embedded.TLS, deps.embedded())
-	mk("key", cfg.Key.Listen, cfg.Key.TLS, deps.key())
-	mk("admin", cfg.Admin.Listen, cfg.Admin.TLS, deps.admin())
+	mk("embedded", cfg.Embedded.Listen, deps.embedded())
+	mk("key", cfg.Key.Listen, deps.key())
+	mk("admin", cfg.Admin.Listen, deps.admin())
 	a.workers = deps.workers()
 	for _, l := range a.listeners {
 		if err := l.Start(); err != nil {
+			return nil, err
+		}
+	}
+	if a.acme != nil {
+		if err := a.acme.Start(); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +168,8 @@ func (a *Appliance) Addr(listener string) string {
 	return ""
 }
 
-// Stop shuts down in order: HTTP (drained), workers, then the database.
+// Stop shuts down in order: HTTP (drained; ACME's listener too), workers,
+// then the database.
 func (a *Appliance) Stop() error {
 	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.HTTP.ShutdownTimeout)
 	defer cancel()
@@ -169,6 +181,9 @@ func (a *Appliance) Stop() error {
 	}
 	for _, l := range a.listeners {
 		keep(l.Shutdown(ctx))
+	}
+	if a.acme != nil {
+		keep(a.acme.Shutdown(ctx))
 	}
 	for _, w := range a.workers {
 		keep(w.Shutdown(ctx))

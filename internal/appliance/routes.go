@@ -14,6 +14,7 @@ import (
 	"contracts/server/keyapi"
 	"contracts/server/pdf"
 	"contracts/server/signpage"
+	"contracts/server/tlscert"
 	"contracts/server/verify"
 	"contracts/signflow"
 	"contracts/signflow/seal"
@@ -34,10 +35,12 @@ type routeDeps struct {
 
 // newEcho starts the echo instance of one listener; every listener reads
 // the client address the same way, trusting X-Forwarded-For only from
-// http.trustedProxies.
+// http.trustedProxies, and sends Strict-Transport-Security over TLS on
+// every answer, refusals included.
 func (d routeDeps) newEcho(iface string, withPath bool) *echo.Echo {
 	e := server.NewEcho(iface, d.a.log, d.a.metrics, withPath)
 	e.IPExtractor = server.IPExtractor(d.a.cfg.HTTP.ProxyNets())
+	e.Pre(tlscert.HSTS)
 	return e
 }
 

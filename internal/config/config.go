@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"contracts/server"
+	"contracts/server/tlscert"
 )
 
 // Config is the whole configuration, loaded once at start.
@@ -18,6 +19,7 @@ type Config struct {
 	Embedded  ListenerConfig  `koanf:"embedded"`
 	Key       ListenerConfig  `koanf:"key"`
 	Admin     AdminConfig     `koanf:"admin"`
+	ACME      ACMEConfig      `koanf:"acme"`
 	HTTP      HTTPConfig      `koanf:"http"`
 	Signing   SigningConfig   `koanf:"signing"`
 	SMS       SMSConfig       `koanf:"sms"`
@@ -41,27 +43,59 @@ type DataConfig struct {
 	BatchDelay time.Duration `koanf:"batchDelay"`
 }
 
-// TLSConfig turns on TLS for a listener when both files are set.
+// TLSConfig turns on TLS for a public listener: with certificate files
+// (both set, re-read when they change), or with certificates from ACME for
+// the names in ACME.Domains.
 type TLSConfig struct {
+	CertFile string         `koanf:"certFile"`
+	KeyFile  string         `koanf:"keyFile"`
+	ACME     ACMEListConfig `koanf:"acme"`
+}
+
+// ACMEListConfig is a listener's part of ACME: the names it serves.
+type ACMEListConfig struct {
+	Domains []string `koanf:"domains"`
+}
+
+// FileTLSConfig turns on TLS with certificate files only: the admin
+// listener's, which stays on loopback or a private network where no ACME
+// CA can reach it (admin.tls.acme is an unknown key).
+type FileTLSConfig struct {
 	CertFile string `koanf:"certFile"`
 	KeyFile  string `koanf:"keyFile"`
 }
 
 // ListenerConfig is a public listener: its address and its outside URL.
 type ListenerConfig struct {
-	Listen  string    `koanf:"listen"`
+	Listen string `koanf:"listen"`
+	// BaseURL is decided after loading when it is not set: https://<first
+	// ACME domain> with ACME on, else the listener's default.
 	BaseURL string    `koanf:"baseURL"`
 	TLS     TLSConfig `koanf:"tls"`
 }
 
 // AdminConfig is the local admin listener and its bearer token.
 type AdminConfig struct {
-	Listen string    `koanf:"listen"`
-	Token  string    `koanf:"token"`
-	TLS    TLSConfig `koanf:"tls"`
+	Listen string        `koanf:"listen"`
+	Token  string        `koanf:"token"`
+	TLS    FileTLSConfig `koanf:"tls"`
 	// AllowedHosts are names (or addresses) the listener answers to besides
 	// loopback and its own address, e.g. a LAN name of the console.
 	AllowedHosts []string `koanf:"allowedHosts"`
+}
+
+// ACMEConfig is the ACME account and CA shared by the listeners that name
+// domains (docs/https.md).
+type ACMEConfig struct {
+	Email        string `koanf:"email"`
+	DirectoryURL string `koanf:"directoryURL"`
+	CAFile       string `koanf:"caFile"`
+	HTTPListen   string `koanf:"httpListen"`
+}
+
+// TLSCert is the section as package tlscert takes it.
+func (a ACMEConfig) TLSCert() tlscert.ACMEConfig {
+	return tlscert.ACMEConfig{Email: a.Email, DirectoryURL: a.DirectoryURL, CAFile: a.CAFile, HTTPListen: a.HTTPListen}
 }
 
 // HTTPConfig holds what all listeners share: server time-outs and the
@@ -158,14 +192,23 @@ type LogConfig struct {
 	Format string `koanf:"format"`
 }
 
-// Default is the built-in configuration.
+// Base URLs of the public listeners when neither baseURL nor ACME says
+// otherwise.
+const (
+	DefaultEmbeddedBaseURL = "http://localhost:8080"
+	DefaultKeyBaseURL      = "http://localhost:8081"
+)
+
+// Default is the built-in configuration. The base URLs are left empty:
+// they depend on other keys and are decided after loading (fillDerived).
 func Default() Config {
 	return Config{
 		Service:  ServiceConfig{Name: "Contracts"},
 		Data:     DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond},
-		Embedded: ListenerConfig{Listen: ":8080", BaseURL: "http://localhost:8080"},
-		Key:      ListenerConfig{Listen: ":8081", BaseURL: "http://localhost:8081"},
+		Embedded: ListenerConfig{Listen: ":8080", TLS: TLSConfig{ACME: ACMEListConfig{Domains: []string{}}}},
+		Key:      ListenerConfig{Listen: ":8081", TLS: TLSConfig{ACME: ACMEListConfig{Domains: []string{}}}},
 		Admin:    AdminConfig{Listen: "127.0.0.1:8082", AllowedHosts: []string{}},
+		ACME:     ACMEConfig{DirectoryURL: tlscert.LetsEncrypt, HTTPListen: tlscert.DefaultHTTPListen},
 		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
 			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
 		Signing:   SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
@@ -176,6 +219,20 @@ func Default() Config {
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100, SessionsPerPartyPerHour: 10},
 		Log:       LogConfig{Level: "info", Format: "json"},
 		Cabinet:   CabinetConfig{IdleTimeout: 30 * time.Minute},
+	}
+}
+
+// fillDerived decides the values that depend on others: each public
+// listener's base URL when it is not set.
+func (c *Config) fillDerived() {
+	for _, l := range []struct {
+		cfg *ListenerConfig
+		def string
+	}{{&c.Embedded, DefaultEmbeddedBaseURL}, {&c.Key, DefaultKeyBaseURL}} {
+		l.cfg.BaseURL = tlscert.DefaultBaseURL(l.cfg.BaseURL, l.cfg.Listen, l.cfg.TLS.ACME.Domains)
+		if l.cfg.BaseURL == "" {
+			l.cfg.BaseURL = l.def
+		}
 	}
 }
 
@@ -192,3 +249,18 @@ func (c *Config) DataPath(name string) string { return filepath.Join(c.Data.Dir,
 
 // DBPath is the database file inside the data directory.
 func (c *Config) DBPath() string { return c.DataPath(DBFile) }
+
+// ACMEOn reports whether a listener gets its certificates from ACME.
+func (c *Config) ACMEOn() bool {
+	return len(c.Embedded.TLS.ACME.Domains) > 0 || len(c.Key.TLS.ACME.Domains) > 0
+}
+
+// TLSListeners are the three listeners' TLS settings as package tlscert
+// takes them, named by their config prefix.
+func (c *Config) TLSListeners() []tlscert.Listener {
+	return []tlscert.Listener{
+		{Name: "embedded", Domains: c.Embedded.TLS.ACME.Domains, CertFile: c.Embedded.TLS.CertFile, KeyFile: c.Embedded.TLS.KeyFile, BaseURL: c.Embedded.BaseURL},
+		{Name: "key", Domains: c.Key.TLS.ACME.Domains, CertFile: c.Key.TLS.CertFile, KeyFile: c.Key.TLS.KeyFile, BaseURL: c.Key.BaseURL},
+		{Name: "admin", CertFile: c.Admin.TLS.CertFile, KeyFile: c.Admin.TLS.KeyFile},
+	}
+}

@@ -47,16 +47,26 @@ func loadConfigWith(t *testing.T, yamlText string, env map[string]string, args .
 // exampleFile is config.example.yaml at the top of the repository.
 func exampleFile(t *testing.T) string { return testtools.RepoPath(t, "config.example.yaml") }
 
+// loadedDefault is Default as loading leaves it: with the values decided
+// after loading filled in.
+func loadedDefault() Config {
+	c := Default()
+	c.fillDerived()
+	return c
+}
+
 func TestConfigBuiltInDefaults(t *testing.T) {
 	cfg, err := loadConfigWith(t, "", nil)
 	if err != nil {
 		t.Fatalf("defaults do not load: %v", err)
 	}
-	if !reflect.DeepEqual(*cfg, Default()) {
-		t.Fatalf("loaded defaults differ from Default:\n got %+v\nwant %+v", *cfg, Default())
+	if want := loadedDefault(); !reflect.DeepEqual(*cfg, want) {
+		t.Fatalf("loaded defaults differ from Default:\n got %+v\nwant %+v", *cfg, want)
 	}
 	// The documented defaults (README, Listeners).
 	if cfg.Embedded.Listen != ":8080" || cfg.Key.Listen != ":8081" || cfg.Admin.Listen != "127.0.0.1:8082" ||
+		cfg.Embedded.BaseURL != "http://localhost:8080" || cfg.Key.BaseURL != "http://localhost:8081" ||
+		cfg.ACME.DirectoryURL != "https://acme-v02.api.letsencrypt.org/directory" || cfg.ACME.HTTPListen != ":80" ||
 		cfg.Data.Dir != "./data" || cfg.Signing.SessionTTL != 30*time.Minute || cfg.Signing.OTPTTL != 5*time.Minute ||
 		cfg.SMS.Provider != "console" || cfg.Service.Name != "Contracts" {
 		t.Fatalf("defaults are not the documented ones: %+v", cfg)
@@ -206,8 +216,22 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "unknown section in yaml", yaml: "database:\n  path: x.db\n", want: `unknown key "database.path"`},
 		{name: "negative rate limit", env: map[string]string{"CONTRACTS_RATELIMIT__OTPPERMINUTE": "-1"}, want: "ratelimit.otpPerMinute"},
 		{name: "rate limit not a number", env: map[string]string{"CONTRACTS_RATELIMIT__KEYPERSECOND": "many"}, want: "ratelimit.keyPerSecond"},
-		{name: "half a TLS pair", yaml: "key:\n  tls:\n    certFile: /etc/ssl/cert.pem\n", want: "key.tls"},
+		{name: "half a TLS pair", yaml: "key:\n  tls:\n    certFile: /etc/ssl/cert.pem\n", want: "key.tls: certFile and keyFile go together"},
 		{name: "other half of a TLS pair", env: map[string]string{"CONTRACTS_ADMIN__TLS__KEYFILE": "/k.pem"}, want: "admin.tls"},
+		{name: "ACME and certificate files on one listener", yaml: "embedded:\n  tls: {certFile: /c.pem, keyFile: /k.pem, acme: {domains: [sign.example.com]}}\n",
+			want: "embedded.tls: acme.domains and certFile/keyFile cannot both be set"},
+		{name: "ACME domain without a dot", env: map[string]string{"CONTRACTS_KEY__TLS__ACME__DOMAINS": "localhost"}, want: "key.tls.acme.domains: \"localhost\" has no dot"},
+		{name: "ACME domain that is an address", yaml: "embedded:\n  tls: {acme: {domains: [\"10.0.0.5\"]}}\n", want: "embedded.tls.acme.domains"},
+		{name: "ACME domain on two listeners", env: map[string]string{"CONTRACTS_EMBEDDED__TLS__ACME__DOMAINS": "sign.example.com",
+			"CONTRACTS_KEY__TLS__ACME__DOMAINS": "api.example.com,SIGN.example.com"}, want: "key.tls.acme.domains"},
+		{name: "http base URL with ACME", yaml: "embedded:\n  baseURL: http://sign.example.com\n  tls: {acme: {domains: [sign.example.com]}}\n", want: "embedded.baseURL"},
+		{name: "unreadable ACME CA file", env: map[string]string{"CONTRACTS_EMBEDDED__TLS__ACME__DOMAINS": "sign.example.com",
+			"CONTRACTS_ACME__CAFILE": "/nonexistent/ca.pem"}, want: "acme.caFile: open /nonexistent/ca.pem"},
+		{name: "ACME directory over http", yaml: "embedded: {tls: {acme: {domains: [sign.example.com]}}}\nacme: {directoryURL: \"http://ca.internal/dir\"}\n", want: "acme.directoryURL"},
+		{name: "ACME email that is not one", yaml: "embedded: {tls: {acme: {domains: [sign.example.com]}}}\nacme: {email: ops}\n", want: "acme.email"},
+		{name: "ACME HTTP listen without a port", env: map[string]string{"CONTRACTS_EMBEDDED__TLS__ACME__DOMAINS": "sign.example.com",
+			"CONTRACTS_ACME__HTTPLISTEN": "80"}, want: "acme.httpListen"},
+		{name: "ACME on the admin listener", yaml: "admin:\n  tls: {acme: {domains: [admin.example.com]}}\n", want: `unknown key "admin.tls.acme.domains"`},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, want: "log.level"},
 		{name: "bad log format", yaml: "log:\n  format: xml\n", want: "log.format"},
 		{name: "service name with a space", yaml: "service:\n  name: My Service\n", want: "service.name"},
@@ -256,8 +280,8 @@ func TestConfigExampleEqualsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("config.example.yaml does not load: %v", err)
 	}
-	if !reflect.DeepEqual(*cfg, Default()) {
-		t.Fatalf("config.example.yaml differs from the defaults:\n got %+v\nwant %+v", *cfg, Default())
+	if want := loadedDefault(); !reflect.DeepEqual(*cfg, want) {
+		t.Fatalf("config.example.yaml differs from the defaults:\n got %+v\nwant %+v", *cfg, want)
 	}
 }
 
@@ -385,5 +409,42 @@ func TestConfigAppAndSessionLimits(t *testing.T) {
 		if _, err := loadConfigWith(t, "ratelimit:\n  "+key+": -1\n", nil); err == nil || !strings.Contains(err.Error(), "ratelimit."+key) {
 			t.Errorf("%s: -1: %v", key, err)
 		}
+	}
+}
+
+// TestConfigACME: listeners that name ACME domains get https base URLs of
+// their first domain unless baseURL is set; the others keep theirs.
+func TestConfigACME(t *testing.T) {
+	cases := []struct {
+		name          string
+		yaml          string
+		env           map[string]string
+		embedded, key string   // base URLs
+		domains       []string // embedded.tls.acme.domains
+	}{
+		{name: "off", embedded: "http://localhost:8080", key: "http://localhost:8081", domains: []string{}},
+		{name: "on port 443", yaml: "embedded: {listen: \":443\", tls: {acme: {domains: [Sign.Example.com]}}}\n",
+			embedded: "https://sign.example.com", key: "http://localhost:8081", domains: []string{"Sign.Example.com"}},
+		{name: "on another port, from the environment", env: map[string]string{"CONTRACTS_EMBEDDED__TLS__ACME__DOMAINS": "a.example.com, b.example.com"},
+			embedded: "https://a.example.com:8080", key: "http://localhost:8081", domains: []string{"a.example.com", "b.example.com"}},
+		{name: "both listeners, one with its own base URL", yaml: "embedded: {listen: \":443\", baseURL: \"https://sign.example.com/contracts\", tls: {acme: {domains: [sign.example.com]}}}\n" +
+			"key: {listen: \":8443\", tls: {acme: {domains: [api.example.com]}}}\n",
+			embedded: "https://sign.example.com/contracts", key: "https://api.example.com:8443", domains: []string{"sign.example.com"}},
+		{name: "base URL set without ACME", env: map[string]string{"CONTRACTS_KEY__BASEURL": "https://keys.example"},
+			embedded: "http://localhost:8080", key: "https://keys.example", domains: []string{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := loadConfigWith(t, c.yaml, c.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Embedded.BaseURL != c.embedded || cfg.Key.BaseURL != c.key || !reflect.DeepEqual(cfg.Embedded.TLS.ACME.Domains, c.domains) {
+				t.Fatalf("embedded %q, key %q, domains %q", cfg.Embedded.BaseURL, cfg.Key.BaseURL, cfg.Embedded.TLS.ACME.Domains)
+			}
+			if on := len(c.domains) > 0 || strings.HasPrefix(c.key, "https://api"); cfg.ACMEOn() != on {
+				t.Fatalf("ACMEOn %v, want %v", cfg.ACMEOn(), on)
+			}
+		})
 	}
 }

@@ -32,8 +32,9 @@ func AddFlags(fs *pflag.FlagSet) {
 const envPrefix = "CONTRACTS_"
 
 // Load merges defaults < YAML file < CONTRACTS_ variables of environ
-// ("KEY=value" pairs, as os.Environ gives them) < flags, and validates the
-// result. Errors name the offending key.
+// ("KEY=value" pairs, as os.Environ gives them) < flags, decides the
+// values left to it (base URLs), and validates the result. Errors name
+// the offending key.
 func Load(fs *pflag.FlagSet, environ []string) (*Config, error) {
 	k := koanf.New(".")
 	if err := k.Load(structs.Provider(Default(), "koanf"), nil); err != nil {
@@ -66,6 +67,7 @@ func Load(fs *pflag.FlagSet, environ []string) (*Config, error) {
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	cfg.fillDerived()
 	return &cfg, cfg.Validate()
 }
 

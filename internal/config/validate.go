@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"contracts/server"
+	"contracts/server/tlscert"
 )
 
 // Validate checks every value and names the first bad key.
@@ -22,10 +23,8 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("config: %s: %q is not an http(s) URL", key, u)
 		}
 	}
-	for key, t := range map[string]TLSConfig{"embedded.tls": c.Embedded.TLS, "key.tls": c.Key.TLS, "admin.tls": c.Admin.TLS} {
-		if (t.CertFile == "") != (t.KeyFile == "") {
-			return fmt.Errorf("config: %s: certFile and keyFile go together", key)
-		}
+	if err := tlscert.Validate(c.ACME.TLSCert(), c.TLSListeners()...); err != nil {
+		return fmt.Errorf("config: %w", err)
 	}
 	positive := map[string]time.Duration{"signing.sessionTTL": c.Signing.SessionTTL, "signing.otpTTL": c.Signing.OTPTTL,
 		"http.readHeaderTimeout": c.HTTP.ReadHeaderTimeout, "http.readTimeout": c.HTTP.ReadTimeout,
