@@ -2,16 +2,10 @@ package e2e
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -22,8 +16,8 @@ import (
 	"time"
 
 	"contracts/internal/pebbletest"
+	"contracts/internal/testtools"
 	"contracts/server/tlscert"
-	"contracts/storage"
 )
 
 // acmeDomain is the name certificates are for: dotted, as ACME wants, and
@@ -44,7 +38,7 @@ func TestServeACME(t *testing.T) {
 		"CONTRACTS_ACME__DIRECTORYURL=" + p.DirURL, "CONTRACTS_ACME__CAFILE=" + p.CAFile, "CONTRACTS_ACME__HTTPLISTEN=127.0.0.1:0"}
 	in := startInstance(t, dir, data, env...)
 	embedded, plain := strings.TrimPrefix(in.embedded, "http://"), acmeHTTPAddr(t, in.proc)
-	p.Start(portOf(t, plain), portOf(t, embedded), 0)
+	p.Start(testtools.Port(t, plain), testtools.Port(t, embedded), 0)
 
 	// A client that trusts Pebble's root only gets the page over a
 	// certificate Pebble issued for the name, with HSTS, refusals included.
@@ -126,23 +120,14 @@ func TestServeACME(t *testing.T) {
 // TestServeACMEPortTaken: a busy acme.httpListen stops the start, naming
 // the key and the address, and releases the database.
 func TestServeACMEPortTaken(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	busy := ln.Addr().String()
+	busy := busyPort(t)
 	dir := t.TempDir()
 	_, errOut, code := runCommand(t, dir, []string{"CONTRACTS_EMBEDDED__TLS__ACME__DOMAINS=" + acmeDomain, "CONTRACTS_ACME__HTTPLISTEN=" + busy},
 		"serve", "--embedded-listen", "127.0.0.1:0", "--key-listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errOut, "acme.httpListen: cannot listen on "+busy) {
 		t.Fatalf("start with a busy acme.httpListen: exit %d\n%s", code, errOut)
 	}
-	db, err := storage.Open(filepath.Join(dir, "data", "contracts.db"), storage.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatalf("database still held after a failed start: %v", err)
-	}
-	db.Close()
+	assertReleased(t, filepath.Join(dir, "data", "contracts.db"))
 }
 
 // TestServeCertificateFiles: a listener with tls.certFile and keyFile
@@ -187,19 +172,6 @@ func acmeHTTPAddr(t *testing.T, p *proc) string {
 	}
 }
 
-func portOf(t *testing.T, addr string) int {
-	t.Helper()
-	_, p, err := net.SplitHostPort(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := strconv.Atoi(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // clientTo is an HTTPS client that connects to addr whatever the URL's
 // host, trusting roots only.
 func clientTo(addr string, roots *x509.CertPool) *http.Client {
@@ -238,31 +210,12 @@ func serverURL(t *testing.T, doc string) string {
 // as PEM files in dir.
 func writeCertificate(t *testing.T, dir, name string) (certFile, keyFile string, cert *x509.Certificate) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(42), Subject: pkix.Name{CommonName: name}, DNSNames: []string{name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true, IsCA: true}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	certPEM, keyPEM, cert := testtools.SelfSignedCert(t, name, time.Now().Add(-time.Hour), time.Now().Add(24*time.Hour))
 	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	for path, block := range map[string]*pem.Block{certFile: {Type: "CERTIFICATE", Bytes: der}, keyFile: {Type: "EC PRIVATE KEY", Bytes: kder}} {
-		if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+	for path, data := range map[string][]byte{certFile: certPEM, keyFile: keyPEM} {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-	}
-	cert, err = x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return certFile, keyFile, cert
 }

@@ -166,20 +166,31 @@ func TestServeEndToEnd(t *testing.T) {
 }
 
 func TestServeRefusesBusyPort(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	busy := ln.Addr().String()
+	busy := busyPort(t)
 	dir := t.TempDir()
 	_, errOut, code := runCommand(t, dir, nil, "serve", "--data-dir", filepath.Join(dir, "data"),
 		"--embedded-listen", "127.0.0.1:0", "--key-listen", busy, "--admin-listen", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errOut, "key listener: cannot listen on "+busy) {
 		t.Fatalf("start on a busy port: exit %d\n%s", code, errOut)
 	}
-	// The failed start released the database.
-	db, err := storage.Open(filepath.Join(dir, "data", "contracts.db"), storage.Options{Timeout: time.Second})
+	assertReleased(t, filepath.Join(dir, "data", "contracts.db"))
+}
+
+// busyPort is a loopback address another listener holds until the test ends.
+func busyPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln.Addr().String()
+}
+
+// assertReleased checks that a failed start released the database.
+func assertReleased(t *testing.T, path string) {
+	t.Helper()
+	db, err := storage.Open(path, storage.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatalf("database still held after a failed start: %v", err)
 	}

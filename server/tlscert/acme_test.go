@@ -13,6 +13,8 @@ import (
 
 	"contracts/internal/pebbletest"
 
+	"contracts/internal/testtools"
+
 	"golang.org/x/crypto/acme/autocert"
 )
 
@@ -49,11 +51,11 @@ func TestACMEIssuesWithTLSALPN01(t *testing.T) {
 	ln := listen(t)
 	cacheDir := filepath.Join(t.TempDir(), "acme")
 	a := startACME(t, p.DirURL, p.CAFile, dirCache(t, cacheDir),
-		Listener{Name: "embedded", Domains: []string{domain}, BaseURL: "https://" + domain + ":" + strconv.Itoa(portOf(t, ln.Addr().String()))})
+		Listener{Name: "embedded", Domains: []string{domain}, BaseURL: "https://" + domain + ":" + strconv.Itoa(testtools.Port(t, ln.Addr().String()))})
 	serveTLS(t, ln, a.TLSConfig("embedded"), app())
 	// HTTP-01 cannot pass: the CA's HTTP connections are cut.
 	cut, _ := cutListener(t)
-	p.Start(portOf(t, cut), portOf(t, ln.Addr().String()), 0)
+	p.Start(testtools.Port(t, cut), testtools.Port(t, ln.Addr().String()), 0)
 
 	// A client that trusts Pebble's root only gets the page over a
 	// certificate Pebble issued for the name, with HSTS.
@@ -103,7 +105,7 @@ func TestACMEIssuesWithHTTP01(t *testing.T) {
 	// TLS-ALPN-01 cannot pass: the CA's TLS connections are cut. The
 	// certificate can only come through HTTP-01 on acme.httpListen.
 	cut, tried := cutListener(t)
-	p.Start(portOf(t, a.HTTPAddr()), portOf(t, cut), 0)
+	p.Start(testtools.Port(t, a.HTTPAddr()), testtools.Port(t, cut), 0)
 
 	leaf, err := handshake(ln.Addr().String(), domain, p.Roots)
 	if err != nil {
@@ -119,7 +121,7 @@ func TestACMERenewsNearExpiry(t *testing.T) {
 	ln := listen(t)
 	// The cache holds a certificate that ends in an hour, out of 60 days.
 	now := time.Now()
-	certPEM, keyPEM, old := makeCert(t, domain, now.Add(-60*24*time.Hour), now.Add(time.Hour))
+	certPEM, keyPEM, old := testtools.SelfSignedCert(t, domain, now.Add(-60*24*time.Hour), now.Add(time.Hour))
 	dir := dirCache(t, t.TempDir())
 	if err := dir.Put(context.Background(), domain, append(keyPEM, certPEM...)); err != nil {
 		t.Fatal(err)
@@ -127,7 +129,7 @@ func TestACMERenewsNearExpiry(t *testing.T) {
 	stored := make(chan struct{}, 1)
 	a := startACME(t, p.DirURL, p.CAFile, notifyCache{Cache: dir, key: domain, put: stored}, embedded)
 	serveTLS(t, ln, a.TLSConfig("embedded"), app())
-	p.Start(portOf(t, a.HTTPAddr()), portOf(t, ln.Addr().String()), 0)
+	p.Start(testtools.Port(t, a.HTTPAddr()), testtools.Port(t, ln.Addr().String()), 0)
 
 	// It is served, and its renewal starts at once.
 	c, err := handshake(ln.Addr().String(), domain, nil)
@@ -166,7 +168,7 @@ func TestACMEAnswersTLSALPN01ForAnotherListener(t *testing.T) {
 	// The CA checks every name on one port (443), where the embedded
 	// listener is; HTTP-01 is cut.
 	cut, _ := cutListener(t)
-	p.Start(portOf(t, cut), portOf(t, on443.Addr().String()), 0)
+	p.Start(testtools.Port(t, cut), testtools.Port(t, on443.Addr().String()), 0)
 
 	leaf, err := handshake(other.Addr().String(), api, p.Roots)
 	if err != nil || leaf.DNSNames[0] != api {

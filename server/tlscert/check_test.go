@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"contracts/internal/testtools"
 )
 
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
 	ca := filepath.Join(dir, "ca.pem")
-	certPEM, _, _ := makeCert(t, "ca.example", testNow, testNow.AddDate(1, 0, 0))
+	certPEM, _, _ := testtools.SelfSignedCert(t, "ca.example", testNow, testNow.AddDate(1, 0, 0))
 	writeFile(t, ca, certPEM)
 	notPEM := filepath.Join(dir, "not.pem")
 	writeFile(t, notPEM, []byte("not a certificate"))

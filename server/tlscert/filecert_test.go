@@ -16,7 +16,7 @@ import (
 // certificate tools do; it returns the certificate's serial.
 func certFiles(t testing.TB, certFile, keyFile string) *big.Int {
 	t.Helper()
-	certPEM, keyPEM, leaf := makeCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
+	certPEM, keyPEM, leaf := testtools.SelfSignedCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
 	replaceFile(t, certFile, certPEM)
 	replaceFile(t, keyFile, keyPEM)
 	return leaf.SerialNumber
@@ -77,7 +77,7 @@ func TestFileCertRotation(t *testing.T) {
 
 	// Written in place, not renamed, a minute later (the test's writes are
 	// closer together than the file system's clock can tell apart).
-	certPEM, keyPEM, leaf := makeCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
+	certPEM, keyPEM, leaf := testtools.SelfSignedCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
 	writeFile(t, keyFile, keyPEM)
 	writeFile(t, certFile, certPEM)
 	later := time.Now().Add(time.Minute)
@@ -112,7 +112,7 @@ func TestFileCertKeepsOldWhenBroken(t *testing.T) {
 	}
 
 	// A new certificate whose key is not written yet: still the old one.
-	certPEM, keyPEM, leaf := makeCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
+	certPEM, keyPEM, leaf := testtools.SelfSignedCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
 	replaceFile(t, certFile, certPEM)
 	clk.Add(CheckEvery)
 	if served().Cmp(first) != 0 || failures() != 2 {
@@ -142,7 +142,7 @@ func TestNewFileCertFails(t *testing.T) {
 	}
 	certFiles(t, certFile, keyFile)
 	other := filepath.Join(dir, "other.pem")
-	_, keyPEM, _ := makeCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
+	_, keyPEM, _ := testtools.SelfSignedCert(t, domain, testNow, testNow.AddDate(0, 3, 0))
 	writeFile(t, other, keyPEM)
 	if _, err := NewFileCert(certFile, other, log, nil); err == nil || !strings.Contains(err.Error(), "does not match") {
 		t.Fatalf("got %v", err)
