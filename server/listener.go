@@ -62,14 +62,8 @@ func (l *Listener) Start() error {
 	return nil
 }
 
-// BoundAddr is the address actually bound (useful with port 0), or ""
-// before Start.
-func (l *Listener) BoundAddr() string {
-	if l.ln == nil {
-		return ""
-	}
-	return l.ln.Addr().String()
-}
+// BoundAddr is the address actually bound (useful with port 0).
+func (l *Listener) BoundAddr() string { return l.ln.Addr().String() }
 
 // Shutdown stops accepting, drains requests in flight, and waits for Serve.
 func (l *Listener) Shutdown(ctx context.Context) error {

@@ -157,17 +157,6 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	return a, nil
 }
 
-// Addr is the address the named listener ("embedded", "key", "admin")
-// bound, or "" when it is not listening.
-func (a *Appliance) Addr(listener string) string {
-	for _, l := range a.listeners {
-		if l.Name == listener {
-			return l.BoundAddr()
-		}
-	}
-	return ""
-}
-
 // Stop shuts down in order: HTTP (drained; ACME's listener too), workers,
 // then the database.
 func (a *Appliance) Stop() error {
