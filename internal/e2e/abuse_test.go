@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// The abuse tests attack the real binary as a hostile client would: huge
+// The abuse tests attack the whole appliance as a hostile client would: huge
 // bodies, slow and idle connections, guessing credentials, codes and
 // signing tokens.
 
