@@ -3,7 +3,7 @@ package assets
 import "embed"
 
 // Sign holds the signing page under sign/: page.html (an html/template),
-// sign.css, sign.js and i18n.json, every string of the page in uz, ru and en.
+// sign.css, sign.js, and the identity popup's idp.html and idp.js.
 //
 //go:embed sign
 var Sign embed.FS

@@ -7,18 +7,33 @@ import (
 
 var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_.]+)\s*\}\}`)
 
+// BodyFormat says how FillBody writes the contract's data into the body;
+// a nil function writes the data as it is stored.
+type BodyFormat struct {
+	Money func(minor int64) string // {{price}} and {{initialPayment}}
+	Value func(v Value) string     // {{keyName}} of each value
+}
+
 // FillBody renders the template body in lang with the contract's data:
 // {{keyName}} of each value, {{price}}, {{initialPayment}}, {{currency}},
 // {{number}}, {{buyer.name}}, {{buyer.in}}, {{seller.name}}, {{seller.in}}.
 // Unknown placeholders become empty.
-func FillBody(v *ContractView, lang string) string {
+func FillBody(v *ContractView, lang string, f BodyFormat) string {
+	money := func(minor int64) string { return string(MajorNumber(minor)) }
+	if f.Money != nil {
+		money = f.Money
+	}
 	vars := map[string]string{
-		"price": string(MajorNumber(v.Price)), "initialPayment": string(MajorNumber(v.InitialPayment)),
+		"price": money(v.Price), "initialPayment": money(v.InitialPayment),
 		"currency": v.Currency, "number": v.Number, "buyer.in": v.BuyerIN, "seller.in": v.SellerIN,
 		"buyer.name": partyName(v.Buyer, v.BuyerIN), "seller.name": partyName(v.Seller, v.SellerIN),
 	}
 	for _, val := range v.Values {
-		vars[val.KeyName] = val.Value
+		if f.Value != nil {
+			vars[val.KeyName] = f.Value(val)
+		} else {
+			vars[val.KeyName] = val.Value
+		}
 	}
 	body := ""
 	if v.Template != nil {

@@ -194,6 +194,6 @@ func (c *Cabinet) Reject(s *CabinetSession, token string, actor Actor) (*Session
 func SignerMethod(t *Template, signerIN string) string { return t.MethodFor(ClientTypeOf(signerIN)) }
 
 // Cancel withdraws a CREATED contract that the party created.
-func (c *Cabinet) Cancel(s *CabinetSession, contractID string, actor Actor) (*Contract, error) {
+func (c *Cabinet) Cancel(s *CabinetSession, contractID string, actor Actor) (*ContractView, error) {
 	return c.svc.Cancel(s.Access(), contractID, actor)
 }

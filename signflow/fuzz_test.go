@@ -66,7 +66,7 @@ func FuzzTemplateDefinition(f *testing.F) {
 			c.Values = append(c.Values, signflow.Value{KeyName: fd.KeyName, TemplateFieldID: fd.ID, Value: "v"})
 		}
 		for _, lang := range signflow.Languages {
-			signflow.FillBody(&signflow.ContractView{Contract: c, Template: &back}, lang)
+			signflow.FillBody(&signflow.ContractView{Contract: c, Template: &back}, lang, signflow.BodyFormat{})
 		}
 	})
 }

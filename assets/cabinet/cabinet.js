@@ -4,52 +4,23 @@
 (function () {
   'use strict';
 
-  var cfg = JSON.parse(document.getElementById('cabinet-config').textContent);
-  var T = cfg.t || {};
-
-  function fmt(key, vars) {
-    return String(T[key] || '').replace(/\{(\w+)\}/g, function (m, name) {
-      return vars && vars[name] !== undefined ? String(vars[name]) : m;
-    });
-  }
-  function $(sel, root) { return (root || document).querySelector(sel); }
-  function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+  var P = window.ContractsPage('cabinet-config');
+  var cfg = P.cfg, T = P.T, fmt = P.fmt, $ = P.$, $$ = P.$$, say = P.say, digits = P.digits;
 
   function api(path, body, method) {
-    method = method || 'POST';
-    var init = { method: method, headers: { 'X-CSRF-Token': cfg.csrf || '' }, credentials: 'same-origin', cache: 'no-store' };
-    if (method !== 'GET') {
-      init.headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(body || {});
-    }
-    return fetch('/cabinet/api/' + path, init).then(function (res) {
-      return res.json().catch(function () { return null; }).then(function (data) {
-        return {
-          ok: res.ok, status: res.status, data: data, reason: res.headers.get('X-Cabinet-Reason') || '',
-          left: res.headers.get('X-Attempts-Left'), retry: parseInt(res.headers.get('Retry-After') || '0', 10)
-        };
-      });
-    }, function () { return { ok: false, status: 0, reason: 'network' }; });
+    return P.request('/cabinet/api/' + path, { method: method || 'POST', body: body, csrf: cfg.csrf });
   }
 
+  // A signing session that can no longer be used: Sign starts a new one.
+  var closedReasons = ['session-closed', 'session-expired', 'session-not-found', 'identity-state'];
+  function signingClosed(r) { return closedReasons.indexOf(r.reason) >= 0; }
   var reasonText = {
-    'wrong-code': function (r) { return fmt('err.wrongCode', { n: r.left }); },
     'locked': function (r) { return fmt('err.locked', { minutes: Math.max(1, Math.ceil(r.retry / 60)) }); },
-    'resend-wait': function (r) { return fmt('err.resendWait', { seconds: r.retry }); },
-    'rate-limited': function (r) { return fmt('err.rateLimited', { seconds: r.retry }); },
-    'signing-closed': function () { return fmt('err.signingClosed', { sign: T.sign }); },
-    'number-format': 'err.numberFormat', 'code-format': 'err.codeFormat', 'code-expired': 'err.codeExpired',
-    'no-code': 'err.noCode', 'sends-exhausted': 'err.sendsExhausted', 'unavailable': 'err.unavailable',
-    'network': 'err.network', 'csrf': 'err.csrf', 'logged-out': 'err.loggedOut'
+    'number-format': 'err.numberFormat', 'csrf': 'err.csrf', 'logged-out': 'err.loggedOut'
   };
-  // errorText explains a refusal in the page's language; a refusal the page
-  // has no words for shows the server's message, which is meant for people.
   function errorText(r) {
-    var t = reasonText[r.reason];
-    if (typeof t === 'function') return t(r);
-    if (t) return fmt(t);
-    if (r.data && r.data.message && r.status < 500) return r.data.message;
-    return fmt('err.generic');
+    if (signingClosed(r)) return fmt('err.signingClosed', { sign: T.sign });
+    return P.errorText(r, reasonText);
   }
   // A session that has ended sends the party back to the login page.
   function loggedOut(r) {
@@ -58,45 +29,10 @@
     return true;
   }
 
-  function say(el, text, kind) {
-    if (!el) return;
-    el.textContent = text || '';
-    el.className = 'msg' + (kind ? ' ' + kind : '');
-    el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-  }
+  var resend = null; // the countdown of the page's code form
   function busy(btn, on) {
-    $$('[data-action]').forEach(function (b) { if (b.tagName === 'BUTTON') b.disabled = on; });
-    if (btn) btn.setAttribute('aria-busy', on ? 'true' : 'false');
-  }
-  function digits(input, n) {
-    input.addEventListener('input', function () {
-      var d = input.value.replace(/\D/g, '').slice(0, n);
-      if (d !== input.value) input.value = d;
-      input.removeAttribute('aria-invalid');
-    });
-  }
-
-  // A countdown on a resend button, from the server's relative delay.
-  function resender(btn, hint) {
-    var at = 0, left = 1, timer = 0;
-    function tick() {
-      var s = Math.ceil((at - Date.now()) / 1000);
-      btn.disabled = s > 0 || left <= 0;
-      hint.textContent = s > 0 && left > 0 ? fmt('resendIn', { seconds: s }) : '';
-      if (s <= 0) { clearInterval(timer); timer = 0; }
-    }
-    return {
-      start: function (resendIn, sendsLeft) {
-        at = Date.now() + (resendIn || 0) * 1000;
-        if (typeof sendsLeft === 'number') left = sendsLeft;
-        btn.hidden = left <= 0;
-        clearInterval(timer);
-        timer = setInterval(tick, 1000);
-        tick();
-      },
-      stop: function () { clearInterval(timer); timer = 0; hint.textContent = ''; },
-      tick: tick
-    };
+    P.busy(btn, on);
+    if (!on && resend) resend.tick();
   }
 
   var logout = $('[data-action="logout"]');
@@ -112,7 +48,7 @@
     var form = $('[data-form="login"]'), number = $('#number'), code = $('#sms-code'), msg = $('[data-msg]', form);
     var sendBtn = $('[data-action="send-login"]'), loginBtn = $('[data-action="log-in"]');
     var resendBtn = $('[data-action="resend-login"]'), changeBtn = $('[data-action="change-number"]');
-    var timer = resender(resendBtn, $('[data-code-hint]'));
+    var timer = resend = P.resender(resendBtn, $('[data-code-hint]'));
     var codeStep = false;
     digits(number, 14);
     digits(code, 5);
@@ -179,48 +115,25 @@
 
   function contractPage() {
     var id = cfg.contractId, signing = null, poll = 0;
-    var panels = $$('[data-panel]');
-    function panel(name) { return $('[data-panel="' + name + '"]'); }
+    var panel = P.panel, show = P.show;
     function msgOf(name) { return $('[data-msg]', panel(name)); }
-    function show(name, focus) {
-      panels.forEach(function (p) { p.hidden = p.getAttribute('data-panel') !== name; });
-      if (focus) focus.focus({ preventScroll: true });
-    }
     function back(text) {
       stopPoll();
       show('review', $('[data-action="sign"]') || $('[data-action]', panel('review')));
       say(msgOf('review'), text || '', text ? 'error' : '');
     }
 
-    function setStatus(contractStatus, partyStatus) {
-      var badge = $('[data-contract-status]');
-      if (badge && contractStatus) {
-        badge.textContent = fmt('status.' + contractStatus);
-        badge.className = 'badge badge-' + contractStatus.toLowerCase();
-      }
-      var you = $('[data-you-status]');
-      if (you && partyStatus) {
-        you.textContent = fmt('party.' + partyStatus);
-        you.className = 'party-status st-' + partyStatus.toLowerCase();
-      }
-    }
     function finish(data) {
       stopPoll();
+      if (resend) resend.stop();
       var st = data.contractStatus, kind = st === 'CANCELLED' ? 'cancelled' : st === 'REJECTED' ? 'rejected' : 'signed';
-      var ok = kind === 'signed', title = $('[data-done-title]');
-      title.textContent = fmt(kind + 'Title');
-      $('[data-done-text]').textContent = st === 'ACTIVE' ? fmt('activeText') : fmt(kind + 'Text');
-      $('[data-done-icon]').className = 'state-icon ' + (ok ? 'icon-ok' : 'icon-bad');
-      $('[data-icon="ok"]').toggleAttribute('hidden', !ok); // SVG elements have no .hidden
-      $('[data-icon="bad"]').toggleAttribute('hidden', ok);
-      setStatus(st, data.partyStatus);
-      show('done', title);
+      show('done', P.done(kind, data));
     }
     // fail shows a refusal in the panel; a closed signing session is
     // forgotten, so that Sign starts a new one.
     function fail(name, r) {
       if (loggedOut(r)) return;
-      if (r.reason === 'signing-closed') { signing = null; back(errorText(r)); return; }
+      if (signingClosed(r)) { signing = null; back(errorText(r)); return; }
       say(msgOf(name), errorText(r), 'error');
     }
 
@@ -234,7 +147,8 @@
     }
 
     // SMS code
-    var code = $('#sms-code'), resend = resender($('[data-action="resend"]'), $('[data-code-hint]'));
+    var code = $('#sms-code');
+    resend = P.resender($('[data-action="resend"]'), $('[data-code-hint]'));
     digits(code, 5);
     function sendCode(from, btn) {
       say(msgOf(from), fmt('sending'));

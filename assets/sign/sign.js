@@ -6,8 +6,8 @@
 (function () {
   'use strict';
 
-  var cfg = JSON.parse(document.getElementById('sign-config').textContent);
-  var T = cfg.t || {};
+  var P = window.ContractsPage('sign-config');
+  var cfg = P.cfg, fmt = P.fmt, $ = P.$, panel = P.panel, show = P.show;
   var framed = window.parent !== window;
 
   function post(type, extra) {
@@ -16,14 +16,6 @@
     for (var k in extra || {}) msg[k] = extra[k];
     window.parent.postMessage(msg, cfg.parentOrigin || '*');
   }
-
-  function fmt(key, vars) {
-    return String(T[key] || '').replace(/\{(\w+)\}/g, function (m, name) {
-      return vars && vars[name] !== undefined ? String(vars[name]) : m;
-    });
-  }
-
-  function $(sel, root) { return (root || document).querySelector(sel); }
 
   // The parent sizes the iframe from RESIZE; report every change of height.
   var lastHeight = 0;
@@ -42,63 +34,29 @@
   reportHeight();
   if (cfg.error) return;
 
-  var panels = document.querySelectorAll('[data-panel]');
-  function panel(name) { return $('[data-panel="' + name + '"]'); }
-  function show(name, focus) {
-    panels.forEach(function (p) { p.hidden = p.getAttribute('data-panel') !== name; });
-    if (focus) focus.focus({ preventScroll: true });
-  }
-  function say(name, text, kind) {
-    var el = $('[data-msg]', panel(name));
-    if (!el) return;
-    el.textContent = text || '';
-    el.className = 'msg' + (kind ? ' ' + kind : '');
-    el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-  }
+  function say(name, text, kind) { P.say($('[data-msg]', panel(name)), text, kind); }
+  var resend = cfg.flow === 'otp' ? P.resender($('[data-action="resend"]'), $('[data-code-hint]')) : null;
   function busy(btn, on) {
-    document.querySelectorAll('[data-action]').forEach(function (b) { b.disabled = on; });
-    if (btn) btn.setAttribute('aria-busy', on ? 'true' : 'false');
-    if (!on && cfg.flow === 'otp') resendTick();
+    P.busy(btn, on);
+    if (!on && resend) resend.tick();
   }
 
   var base = location.pathname.replace(/\/+$/, '');
   // api POSTs body (JSON) to the session's API; without a body ('GET') it reads.
   function api(path, body) {
     var get = body === 'GET';
-    return fetch(base + '/' + path, get ? { credentials: 'omit', cache: 'no-store' } : {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {}),
-      credentials: 'omit', cache: 'no-store'
-    }).then(function (res) {
-      return res.json().catch(function () { return null; }).then(function (data) {
-        return {
-          ok: res.ok, status: res.status, data: data, reason: res.headers.get('X-Sign-Reason') || '',
-          left: res.headers.get('X-Attempts-Left'), retry: parseInt(res.headers.get('Retry-After') || '0', 10)
-        };
-      });
-    }, function () { return { ok: false, status: 0, reason: 'network' }; });
+    return P.request(base + '/' + path, { method: get ? 'GET' : 'POST', body: get ? null : body, credentials: 'omit' });
   }
 
   var reasonText = {
-    'wrong-code': function (r) { return fmt('err.wrongCode', { n: r.left }); },
-    'code-format': function () { return fmt('err.codeFormat'); },
-    'code-expired': function () { return fmt('err.codeExpired'); },
-    'no-code': function () { return fmt('err.noCode'); },
-    'sends-exhausted': function () { return fmt('err.sendsExhausted'); },
-    'resend-wait': function (r) { return fmt('err.resendWait', { seconds: r.retry }); },
-    'rate-limited': function (r) { return fmt('err.rateLimited', { seconds: r.retry }); },
     'unavailable': function () {
       return fmt(cfg.flow === 'identity' ? 'err.identityUnavailable' : cfg.flow === 'eimzo' ? 'err.eimzoUnavailable' : 'err.unavailable');
     },
-    'network': function () { return fmt('err.network'); },
-    'identity-mismatch': function () { return fmt('err.identityMismatch'); },
-    'identity-state': function () { return fmt('err.identityState'); },
-    'identity-cancelled': function () { return fmt('err.identityCancelled'); },
-    'identity-refused': function () { return fmt('err.identityRefused'); },
-    'method-unavailable': function () { return fmt('err.methodUnavailable'); },
-    'contract-changed': function () { return fmt('err.contractChanged'); },
+    'identity-mismatch': 'err.identityMismatch', 'identity-state': 'err.identityState',
+    'identity-cancelled': 'err.identityCancelled', 'identity-refused': 'err.identityRefused',
     'signature-refused': function () { return fmt('err.signatureRefused', { id: cfg.idLabel + ' ' + cfg.signerIn }); }
   };
-  function errorText(r) { return (reasonText[r.reason] || function () { return fmt('err.generic'); })(r); }
+  function errorText(r) { return P.errorText(r, reasonText); }
 
   // A 403 or 404 means the session can no longer be used: say so and tell the parent.
   function closedBy(r) {
@@ -108,35 +66,15 @@
     var key = msg === 'session expired' ? 'expired' : msg === 'session not found' ? 'notFound' : 'closed';
     $('[data-closed-title]').textContent = fmt(key + 'Title');
     $('[data-closed-text]').textContent = fmt(key + 'Text');
-    stopResend();
+    if (resend) resend.stop();
     show('closed', $('[data-closed-title]'));
     post('ERROR', { message: msg });
     return true;
   }
 
-  function setStatus(contractStatus, partyStatus) {
-    var badge = $('[data-contract-status]');
-    if (badge && contractStatus) {
-      badge.textContent = fmt('status.' + contractStatus);
-      badge.className = 'badge badge-' + contractStatus.toLowerCase();
-    }
-    var you = $('[data-you-status]');
-    if (you && partyStatus) {
-      you.textContent = fmt('party.' + partyStatus);
-      you.className = 'party-status st-' + partyStatus.toLowerCase();
-    }
-  }
-
   function finish(kind, data) {
-    var title = $('[data-done-title]');
-    title.textContent = fmt(kind + 'Title');
-    $('[data-done-text]').textContent = kind === 'signed' && data.contractStatus === 'ACTIVE' ? fmt('activeText') : fmt(kind + 'Text');
-    var ok = kind === 'signed';
-    $('[data-done-icon]').className = 'state-icon ' + (ok ? 'icon-ok' : 'icon-bad');
-    $('[data-icon="ok"]').toggleAttribute('hidden', !ok); // SVG elements have no .hidden
-    $('[data-icon="bad"]').toggleAttribute('hidden', ok);
-    setStatus(data.contractStatus, data.partyStatus);
-    stopResend();
+    var ok = kind === 'signed', title = P.done(kind, data);
+    if (resend) resend.stop();
     // Continue (to redirectUrl) follows a signature only.
     var next = $('[data-action="continue"]');
     if (next) next.parentNode.hidden = !ok;
@@ -152,24 +90,9 @@
     post('SIGNED', { sessionId: data.sessionId, contractId: data.contractId });
   }
 
-  // Resend countdown, computed from the server's relative delays.
-  var resendAt = 0, sendsLeft = 1, timer = 0;
-  function stopResend() { clearInterval(timer); timer = 0; }
-  function resendTick() {
-    var btn = $('[data-action="resend"]'), hint = $('[data-code-hint]');
-    var left = Math.ceil((resendAt - Date.now()) / 1000);
-    btn.hidden = sendsLeft <= 0;
-    btn.disabled = left > 0 || sendsLeft <= 0;
-    hint.textContent = left > 0 && sendsLeft > 0 ? fmt('resendIn', { seconds: left }) : '';
-    if (left <= 0) stopResend();
-  }
   function openCode(info, focus) {
     if (info.phone) $('[data-code-sent]').textContent = fmt('codeSent', { phone: info.phone });
-    resendAt = Date.now() + (info.resendIn || 0) * 1000;
-    if (typeof info.sendsLeft === 'number') sendsLeft = info.sendsLeft;
-    stopResend();
-    timer = setInterval(resendTick, 1000);
-    resendTick();
+    resend.start(info.resendIn, info.sendsLeft);
     show('code', focus === false ? null : $('#sms-code'));
   }
 
@@ -190,7 +113,7 @@
         say('code', errorText(r), 'error');
         return;
       }
-      if (r.reason === 'sends-exhausted') sendsLeft = 0;
+      if (r.reason === 'sends-exhausted') resend.exhausted();
       say(from, errorText(r), 'error');
     });
   }
@@ -203,11 +126,7 @@
     $('[data-action="resend"]').addEventListener('click', function (e) { sendCode('code', e.currentTarget); });
 
     var input = $('#sms-code');
-    input.addEventListener('input', function () {
-      var digits = input.value.replace(/\D/g, '').slice(0, 5);
-      if (digits !== input.value) input.value = digits;
-      input.removeAttribute('aria-invalid');
-    });
+    P.digits(input, 5);
     panel('code').addEventListener('submit', function (e) {
       e.preventDefault();
       var code = input.value.replace(/\D/g, '');

@@ -18,6 +18,7 @@ import (
 
 	"contracts/assets"
 	"contracts/server"
+	"contracts/server/document"
 	"contracts/server/pdf"
 	"contracts/signflow"
 
@@ -106,25 +107,33 @@ func newHandler(d Deps) *handler {
 	if err != nil {
 		panic(err) // embedded at build time
 	}
-	h.tmpl = template.Must(template.New("page").Parse(string(page)))
+	h.tmpl = document.Page("page.html", page)
 	sum := sha256.New()
+	// In a fixed order: the version must not vary.
 	for _, f := range []struct {
-		fsys        fs.FS
-		path, ctype string
+		name, ctype string
+		body        []byte
 	}{
-		{assets.Sign, "sign/sign.css", "text/css; charset=utf-8"},
-		{assets.Cabinet, "cabinet/cabinet.css", "text/css; charset=utf-8"},
-		{assets.Cabinet, "cabinet/cabinet.js", "text/javascript; charset=utf-8"},
+		{"document.css", "text/css; charset=utf-8", document.CSS()},
+		{"sign.css", "text/css; charset=utf-8", mustRead(assets.Sign, "sign/sign.css")},
+		{"cabinet.css", "text/css; charset=utf-8", mustRead(assets.Cabinet, "cabinet/cabinet.css")},
+		{"common.js", "text/javascript; charset=utf-8", assets.CommonJS},
+		{"cabinet.js", "text/javascript; charset=utf-8", mustRead(assets.Cabinet, "cabinet/cabinet.js")},
 	} {
-		body, err := fs.ReadFile(f.fsys, f.path)
-		if err != nil {
-			panic(err)
-		}
-		h.files[f.path[strings.IndexByte(f.path, '/')+1:]] = &file{body: body, ctype: f.ctype}
-		sum.Write(body)
+		h.files[f.name] = &file{body: f.body, ctype: f.ctype}
+		sum.Write(f.body)
 	}
 	h.version = hex.EncodeToString(sum.Sum(nil))[:12]
 	return h
+}
+
+// mustRead reads an embedded file of the page.
+func mustRead(fsys fs.FS, name string) []byte {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	return b
 }
 
 // file is a static file of the page; its URL carries the version of all
@@ -153,14 +162,4 @@ func pageHeaders(hd http.Header) {
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
-}
-
-// actor is the party's browser as the audit trail records it; the service
-// fills in the number.
-func actor(c echo.Context) signflow.Actor {
-	ua := c.Request().UserAgent()
-	if len(ua) > 512 {
-		ua = ua[:512]
-	}
-	return signflow.Actor{IP: c.RealIP(), UserAgent: ua}
 }

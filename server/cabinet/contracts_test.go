@@ -41,7 +41,7 @@ func TestCSRF(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sms := e.SMS.Count()
 			r := c.b.do("POST", c.path, map[string]string{"number": fixture.CustomerIN}, c.token)
-			if r.status != 403 || r.header.Get("X-Cabinet-Reason") != "csrf" || !strings.Contains(r.body, "CSRF") {
+			if r.status != 403 || r.header.Get("X-Sign-Reason") != "csrf" || !strings.Contains(r.body, "CSRF") {
 				t.Fatalf("%d %v %s", r.status, r.header, r.body)
 			}
 			if e.SMS.Count() != sms {
@@ -99,7 +99,7 @@ func TestPartySeesOnlyItsContracts(t *testing.T) {
 	peer := e.browser(t)
 	peer.login(peerIN, peerPhone)
 	tok := peer.post("/cabinet/api/contracts/"+mine+"/signing", nil).json(t)["token"].(string)
-	if r := b.post("/cabinet/api/signing/code", map[string]string{"token": tok}); r.status != 404 || r.header.Get("X-Cabinet-Reason") != "signing-closed" {
+	if r := b.post("/cabinet/api/signing/code", map[string]string{"token": tok}); r.status != 404 || r.header.Get("X-Sign-Reason") != "session-not-found" {
 		t.Fatalf("another party's signing token: %d %v", r.status, r.header)
 	}
 	if got := e.reload(t, foreign); got.Version != 1 {
@@ -191,7 +191,7 @@ func TestSignAndRejectThroughTheAPI(t *testing.T) {
 	if r.status != 200 || r.json(t)["partyStatus"] != "ACCEPTED" || r.json(t)["contractStatus"] != "CREATED" {
 		t.Fatalf("right code: %d %s", r.status, r.body)
 	}
-	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": code}); r.status != 403 || r.header.Get("X-Cabinet-Reason") != "signing-closed" {
+	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": code}); r.status != 403 || r.header.Get("X-Sign-Reason") != "session-closed" {
 		t.Fatalf("the used session: %d %v", r.status, r.header)
 	}
 	if r := b.post("/cabinet/api/contracts/"+id+"/signing", nil); r.status != 400 {

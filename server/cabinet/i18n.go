@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"slices"
 
-	"contracts/assets"
 	"contracts/server/i18n"
 	"contracts/signflow"
 
@@ -14,13 +13,10 @@ import (
 // dict is every string of the page in one language.
 type dict = i18n.Dict
 
-// dicts holds the strings per language: the signing page's (what the two
-// pages share: statuses, the signing steps, the contract's sections), with
-// the cabinet's own over them.
-var dicts = i18n.Load(i18n.Source{FS: assets.Sign, Path: "sign/i18n.json"}, i18n.Source{FS: assets.Cabinet, Path: "cabinet/i18n.json"})
-
-// tr returns the strings of lang, Uzbek for an unknown language.
-func tr(lang string) dict { return dicts.For(lang) }
+// tr returns the strings of lang, Uzbek for an unknown language: the
+// document's words, the signing steps the cabinet shares with the signing
+// page, and the cabinet's own.
+func tr(lang string) dict { return i18n.Cabinet.For(lang) }
 
 // languageNames are the names of the languages in themselves.
 var languageNames = map[string]string{"uz": "Oʻzbekcha", "ru": "Русский", "en": "English"}

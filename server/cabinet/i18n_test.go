@@ -32,6 +32,7 @@ func TestEveryStringInEveryLanguage(t *testing.T) {
 		return string(b)
 	}
 	find(read(assets.Cabinet, "cabinet/page.html"), regexp.MustCompile(`\.T\.([A-Za-z0-9]+)`))
+	find(string(assets.CommonJS), regexp.MustCompile(`fmt\('([A-Za-z0-9.]+)'`), regexp.MustCompile(`'(err\.[A-Za-z]+)'`))
 	find(read(assets.Cabinet, "cabinet/cabinet.js"), regexp.MustCompile(`fmt\('([A-Za-z0-9.]+)'`), regexp.MustCompile(`'(err\.[A-Za-z]+)'`),
 		regexp.MustCompile(`\bT\.([A-Za-z0-9]+)`))
 	for _, name := range []string{"view.go", "pages.go"} {
@@ -59,7 +60,7 @@ func TestEveryStringInEveryLanguage(t *testing.T) {
 	}
 	for _, lang := range signflow.Languages {
 		for key := range keys {
-			if dicts[lang][key] == "" {
+			if tr(lang)[key] == "" {
 				t.Errorf("%s: no string %q", lang, key)
 			}
 		}

@@ -36,12 +36,12 @@ func TestLoginLockIsPerAddress(t *testing.T) {
 			}
 		}
 		r := stranger.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": guess})
-		if r.status != 429 || r.header.Get("X-Cabinet-Reason") != "locked" || r.header.Get("Retry-After") != "900" {
+		if r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" || r.header.Get("Retry-After") != "900" {
 			t.Fatalf("round %d: the fifth wrong code: %d %v", round, r.status, r.header)
 		}
 		for _, r := range []reply{stranger.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}),
 			stranger.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": sent})} {
-			if r.status != 429 || r.header.Get("X-Cabinet-Reason") != "locked" {
+			if r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" {
 				t.Fatalf("round %d: the stranger while locked: %d %v", round, r.status, r.header)
 			}
 		}
@@ -84,7 +84,7 @@ func TestLoginCodeDoesNotWaitForTheGateway(t *testing.T) {
 	strip := func(r reply) string {
 		m := r.json(t)
 		delete(m, "timestamp")
-		return itoa(r.status) + " " + r.header.Get("X-Cabinet-Reason") + " " + r.header.Get("Retry-After") + " " + toJSON(m)
+		return itoa(r.status) + " " + r.header.Get("X-Sign-Reason") + " " + r.header.Get("Retry-After") + " " + toJSON(m)
 	}
 	ask := func(in string) (reply, time.Duration) {
 		b := e.browser(t)
@@ -116,7 +116,7 @@ func TestLoginCodeDoesNotWaitForTheGateway(t *testing.T) {
 	code := lastCode(t, e.SMS, custPhone)
 	b := e.browser(t)
 	b.get("/cabinet")
-	if r := b.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code}); r.status != 400 || r.header.Get("X-Cabinet-Reason") != "no-code" {
+	if r := b.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code}); r.status != 400 || r.header.Get("X-Sign-Reason") != "no-code" {
 		t.Fatalf("a code used from another browser: %d %v", r.status, r.header)
 	}
 

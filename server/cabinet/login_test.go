@@ -37,8 +37,8 @@ func TestLogin(t *testing.T) {
 			}
 			sent := lastCode(t, e.SMS, custPhone)
 			r = b.post("/cabinet/api/login", map[string]string{"number": c.number, "code": c.code(sent)})
-			if r.status != c.status || r.header.Get("X-Cabinet-Reason") != c.reason {
-				t.Fatalf("log in: %d %q %s; want %d %q", r.status, r.header.Get("X-Cabinet-Reason"), r.body, c.status, c.reason)
+			if r.status != c.status || r.header.Get("X-Sign-Reason") != c.reason {
+				t.Fatalf("log in: %d %q %s; want %d %q", r.status, r.header.Get("X-Sign-Reason"), r.body, c.status, c.reason)
 			}
 			if c.reason == "wrong-code" && r.header.Get("X-Attempts-Left") != "4" {
 				t.Fatalf("attempts left %q", r.header.Get("X-Attempts-Left"))
@@ -70,14 +70,14 @@ func TestLoginLockAfterFiveWrongCodes(t *testing.T) {
 		}
 	}
 	r := login(notCode(code))
-	if r.status != 429 || r.header.Get("X-Cabinet-Reason") != "locked" || r.header.Get("Retry-After") != "900" {
+	if r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" || r.header.Get("Retry-After") != "900" {
 		t.Fatalf("fifth wrong code: %d %v %s", r.status, r.header, r.body)
 	}
 	e.Clock.Advance(10 * time.Minute)
 	if r := login(code); r.status != 429 || r.header.Get("Retry-After") != "300" || r.cookie("cabinet_session") != nil {
 		t.Fatalf("right code while locked: %d %v", r.status, r.header)
 	}
-	if r := b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}); r.status != 429 || r.header.Get("X-Cabinet-Reason") != "locked" {
+	if r := b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}); r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" {
 		t.Fatalf("code while locked: %d %v", r.status, r.header)
 	}
 	e.Clock.Advance(5 * time.Minute)
@@ -101,7 +101,7 @@ func TestLoginAnswersDoNotTellWhichNumbersExist(t *testing.T) {
 		strip := func(r reply) string {
 			m := r.json(t)
 			delete(m, "timestamp")
-			return itoa(r.status) + " " + r.header.Get("X-Cabinet-Reason") + " " + r.header.Get("X-Attempts-Left") + " " +
+			return itoa(r.status) + " " + r.header.Get("X-Sign-Reason") + " " + r.header.Get("X-Attempts-Left") + " " +
 				r.header.Get("Retry-After") + " " + toJSON(m)
 		}
 		return answers{strip(send), strip(wrong), strip(again)}
@@ -140,7 +140,7 @@ func TestIdleTimeout(t *testing.T) {
 		t.Fatalf("29 minutes after the last request: %d", r.status)
 	}
 	e.Clock.Advance(30 * time.Minute)
-	if r := b.get("/cabinet/api/contracts/" + id); r.status != 401 || r.header.Get("X-Cabinet-Reason") != "logged-out" {
+	if r := b.get("/cabinet/api/contracts/" + id); r.status != 401 || r.header.Get("X-Sign-Reason") != "logged-out" {
 		t.Fatalf("after 30 idle minutes: %d %v", r.status, r.header)
 	}
 	if r := b.get("/cabinet/contracts/" + id); r.status != http.StatusSeeOther || r.header.Get("Location") != "/cabinet" {
@@ -235,7 +235,7 @@ func TestLoginRateLimit(t *testing.T) {
 		b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"})
 	}
 	r := b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"})
-	if r.status != 429 || r.header.Get("X-Cabinet-Reason") != "rate-limited" || r.header.Get("Retry-After") != "20" {
+	if r.status != 429 || r.header.Get("X-Sign-Reason") != "rate-limited" || r.header.Get("Retry-After") != "20" {
 		t.Fatalf("fourth request in a minute: %d %v", r.status, r.header)
 	}
 	e.Clock.Advance(20 * time.Second)

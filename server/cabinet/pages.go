@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"contracts/server/document"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -17,12 +18,15 @@ type pageData struct {
 	Lang, Title, ServiceName, AssetVersion string
 	T                                      dict
 	Langs                                  []langLink
-	Party                                  *partyView // the logged-in party; nil on the login page
+	Party                                  *whoView // the logged-in party; nil on the login page
 	Login                                  *loginView
 	List                                   *listView
 	Doc                                    *docView // nil with List and Login nil too: the contract is not found
 	Config                                 pageConfig
 }
+
+// whoView names the logged-in party in the page's header.
+type whoView struct{ Name, IDLabel, IN string }
 
 type langLink struct {
 	Code, Name, URL string
@@ -57,7 +61,10 @@ func (h *handler) home(c echo.Context) error {
 		if ended {
 			h.setCookie(c, sessionCookie, "", -1, http.SameSiteStrictMode)
 		}
-		d := h.data(c, lang, nil, "")
+		d, err := h.data(c, lang, nil, "")
+		if err != nil {
+			return err
+		}
 		d.Title, d.Login = d.T["loginTitle"]+" · "+h.serviceName, &loginView{Ended: ended}
 		d.Config.View, d.Config.CSRF = "login", h.cab.CSRFToken(h.loginBinding(c))
 		return h.render(c, http.StatusOK, d)
@@ -69,7 +76,10 @@ func (h *handler) home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := h.data(c, lang, s, token)
+	d, err := h.data(c, lang, s, token)
+	if err != nil {
+		return err
+	}
 	d.Title, d.Config.View = d.T["myContracts"]+" · "+h.serviceName, "list"
 	d.List = listOf(list, s.IN, max(page, 0), lang, d.T)
 	return h.render(c, http.StatusOK, d)
@@ -104,7 +114,10 @@ func listOf(l *signflow.CabinetList, in string, page int, lang string, t dict) *
 func (h *handler) contract(c echo.Context) error {
 	lang := h.pageLang(c)
 	s, token := c.Get(ctxSession).(*signflow.CabinetSession), c.Get(ctxToken).(string)
-	d := h.data(c, lang, s, token)
+	d, err := h.data(c, lang, s, token)
+	if err != nil {
+		return err
+	}
 	v, err := h.cab.Contract(s, c.Param("id"))
 	if code := signflow.ErrorCode(err); code == signflow.ENOTFOUND || code == signflow.EFORBIDDEN {
 		d.Title, d.Config.View = d.T["notFoundContractTitle"], "missing"
@@ -112,7 +125,11 @@ func (h *handler) contract(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	d.Doc = h.docOf(v, s.IN, lang, d.T)
+	audit, err := h.svc.AuditTrail(v.ID)
+	if err != nil {
+		return err
+	}
+	d.Doc = h.docOf(v, audit, s.IN, lang, d.T)
 	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
 	d.Config.View, d.Config.ContractID, d.Config.Flow = "contract", v.ID, d.Doc.Flow
 	return h.render(c, http.StatusOK, d)
@@ -145,7 +162,7 @@ func (h *handler) pdf(c echo.Context) error {
 }
 
 // data starts a page for the party of session s (nil: nobody logged in).
-func (h *handler) data(c echo.Context, lang string, s *signflow.CabinetSession, token string) *pageData {
+func (h *handler) data(c echo.Context, lang string, s *signflow.CabinetSession, token string) (*pageData, error) {
 	t := tr(lang)
 	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.version, Config: pageConfig{T: t}}
 	for _, l := range signflow.Languages {
@@ -158,11 +175,14 @@ func (h *handler) data(c echo.Context, lang string, s *signflow.CabinetSession, 
 			URL: c.Request().URL.Path + "?" + q.Encode()})
 	}
 	if s != nil {
-		client, _ := h.cab.Party(s)
-		d.Party = &partyView{Name: signflow.PartyName(client, s.IN), IDLabel: idLabel(t, s.IN), IN: s.IN}
+		client, err := h.cab.Party(s)
+		if err != nil {
+			return nil, err
+		}
+		d.Party = &whoView{Name: signflow.PartyName(client, s.IN), IDLabel: document.IDLabel(t, s.IN), IN: s.IN}
 		d.Config.CSRF = h.cab.CSRFToken(token)
 	}
-	return d
+	return d, nil
 }
 
 func (h *handler) render(c echo.Context, status int, d *pageData) error {

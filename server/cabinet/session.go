@@ -72,11 +72,11 @@ func (h *handler) api(next echo.HandlerFunc) echo.HandlerFunc {
 		noStore(c)
 		s, token, err := h.session(c)
 		if err != nil {
-			return h.fail(c, err) // the login page drops the cookie and says why
+			return server.Refuse(c, err) // the login page drops the cookie and says why
 		}
 		if c.Request().Method != http.MethodGet {
 			if err := h.cab.CheckCSRF(token, c.Request().Header.Get(headerCSRF)); err != nil {
-				return h.fail(c, err)
+				return server.Refuse(c, err)
 			}
 		}
 		c.Set(ctxSession, s)
@@ -89,7 +89,7 @@ func (h *handler) loginCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		noStore(c)
 		if err := h.cab.CheckCSRF(cookie(c, loginCookie), c.Request().Header.Get(headerCSRF)); err != nil {
-			return h.fail(c, err)
+			return server.Refuse(c, err)
 		}
 		return next(c)
 	}
@@ -99,7 +99,7 @@ func (h *handler) loginCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 func (h *handler) limited(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if err := h.limiter.Allow(c.RealIP()); err != nil {
-			return h.fail(c, err)
+			return server.Refuse(c, err)
 		}
 		return next(c)
 	}
@@ -140,9 +140,9 @@ func (h *handler) sendLoginCode(c echo.Context) error {
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	sent, err := h.cab.SendLoginCode(req.Number, requestLang(c), cookie(c, loginCookie), actor(c))
+	sent, err := h.cab.SendLoginCode(req.Number, requestLang(c), cookie(c, loginCookie), server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, codeJSON{ExpiresIn: seconds(sent.ExpiresIn), ResendIn: seconds(sent.ResendIn), SendsLeft: sent.SendsLeft})
 }
@@ -154,9 +154,9 @@ func (h *handler) logIn(c echo.Context) error {
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	token, s, err := h.cab.LogIn(req.Number, req.Code, cookie(c, loginCookie), actor(c))
+	token, s, err := h.cab.LogIn(req.Number, req.Code, cookie(c, loginCookie), server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	h.setCookie(c, sessionCookie, token, 0, http.SameSiteStrictMode)
 	h.setCookie(c, loginCookie, "", -1, http.SameSiteStrictMode)
@@ -170,7 +170,7 @@ func (h *handler) logOut(c echo.Context) error {
 	noStore(c)
 	if _, token, err := h.session(c); err == nil {
 		if err := h.cab.CheckCSRF(token, c.Request().Header.Get(headerCSRF)); err != nil {
-			return h.fail(c, err)
+			return server.Refuse(c, err)
 		}
 		if err := h.cab.LogOut(token); err != nil {
 			return err

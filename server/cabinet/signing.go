@@ -1,10 +1,7 @@
 package cabinet
 
 import (
-	"errors"
 	"net/http"
-	"strconv"
-	"time"
 
 	"contracts/server"
 	"contracts/signflow"
@@ -22,8 +19,9 @@ import (
 //	POST signing/reject   {token}          reject (the creator: cancel)     stateJSON
 //	POST signing/identity {token}          start MY_ID or ABLE_ID            {url}
 //
-// Errors are the spec's error body; X-Cabinet-Reason names the refusal for
-// the page (see reasons), with X-Attempts-Left or Retry-After where useful.
+// Errors are the spec's error body; server.ReasonHeader names the refusal
+// for the page (server.Refuse), with X-Attempts-Left or Retry-After where
+// useful.
 
 // stateJSON is a contract's state as the party sees it.
 type stateJSON struct {
@@ -68,24 +66,24 @@ func (h *handler) contractState(c echo.Context) error {
 	s := sessionOf(c)
 	v, err := h.cab.Contract(s, c.Param("id"))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, stateOf(v.Contract, s.IN))
 }
 
 func (h *handler) cancel(c echo.Context) error {
 	s := sessionOf(c)
-	ct, err := h.cab.Cancel(s, c.Param("id"), actor(c))
+	v, err := h.cab.Cancel(s, c.Param("id"), server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	return server.JSON(c, http.StatusOK, stateOf(ct, s.IN))
+	return server.JSON(c, http.StatusOK, stateOf(v.Contract, s.IN))
 }
 
 func (h *handler) openSigning(c echo.Context) error {
-	sess, token, err := h.cab.OpenSigning(sessionOf(c), c.Param("id"), requestLang(c), actor(c))
+	sess, token, err := h.cab.OpenSigning(sessionOf(c), c.Param("id"), requestLang(c), server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	out := signingJSON{Token: token, Method: sess.Method, ExpiresIn: seconds(sess.ExpiresAt.Sub(h.svc.Now()))}
 	if sess.Method == signflow.MethodEIMZO && h.embedded != "" {
@@ -106,11 +104,11 @@ func (h *handler) signing(c echo.Context, req *signingCode) error {
 func (h *handler) sendCode(c echo.Context) error {
 	var req signingCode
 	if err := h.signing(c, &req); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	sent, err := h.svc.SendCode(c.Request().Context(), req.Token, actor(c))
+	sent, err := h.svc.SendCode(c.Request().Context(), req.Token, server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, smsJSON{Phone: sent.Phone, ExpiresIn: seconds(sent.ExpiresIn),
 		ResendIn: seconds(sent.ResendIn), SendsLeft: sent.SendsLeft})
@@ -119,11 +117,11 @@ func (h *handler) sendCode(c echo.Context) error {
 func (h *handler) confirm(c echo.Context) error {
 	var req signingCode
 	if err := h.signing(c, &req); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	res, err := h.svc.ConfirmCode(req.Token, req.Code, actor(c))
+	res, err := h.svc.ConfirmCode(req.Token, req.Code, server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, stateOf(res.Contract, res.Session.SignerIN))
 }
@@ -131,11 +129,11 @@ func (h *handler) confirm(c echo.Context) error {
 func (h *handler) reject(c echo.Context) error {
 	var req signingCode
 	if err := server.Bind(c, &req); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	res, err := h.cab.Reject(sessionOf(c), req.Token, actor(c))
+	res, err := h.cab.Reject(sessionOf(c), req.Token, server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, stateOf(res.Contract, res.Session.SignerIN))
 }
@@ -147,71 +145,11 @@ func (h *handler) reject(c echo.Context) error {
 func (h *handler) identity(c echo.Context) error {
 	var req signingCode
 	if err := h.signing(c, &req); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	url, err := h.svc.StartIdentity(req.Token, actor(c))
+	url, err := h.svc.StartIdentity(req.Token, server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, map[string]string{"url": url})
-}
-
-// reasons name the domain's refusals for the page.
-var reasons = []struct {
-	err    *signflow.Error
-	reason string
-}{
-	{signflow.ErrCSRF, "csrf"},
-	{signflow.ErrCabinetSession, "logged-out"},
-	{signflow.ErrLoginNumber, "number-format"},
-	{signflow.ErrCodeFormat, "code-format"},
-	{signflow.ErrCodeExpired, "code-expired"},
-	{signflow.ErrNoCode, "no-code"},
-	{signflow.ErrSendsExhausted, "sends-exhausted"},
-	{signflow.ErrTooManyWrong, "signing-closed"},
-	{signflow.ErrSessionClosed, "signing-closed"},
-	{signflow.ErrSessionExpired, "signing-closed"},
-	{signflow.ErrSessionNotFound, "signing-closed"},
-	{signflow.ErrIdentityState, "signing-closed"},
-}
-
-// fail names the refusal in X-Cabinet-Reason (with the attempts left or
-// the wait) and hands the error to the error handler, which writes the body.
-func (h *handler) fail(c echo.Context, err error) error {
-	hd := c.Response().Header()
-	reason := func(r string) { hd.Set("X-Cabinet-Reason", r) }
-	var (
-		wrong  *signflow.WrongCodeError
-		wait   *signflow.ResendWaitError
-		locked *signflow.LoginLockedError
-		limit  *server.RetryAfterError
-	)
-	switch {
-	case errors.As(err, &wrong):
-		reason("wrong-code")
-		hd.Set("X-Attempts-Left", strconv.Itoa(wrong.Left))
-	case errors.As(err, &locked):
-		reason("locked")
-		return retryAfter(err, locked.After)
-	case errors.As(err, &wait):
-		reason("resend-wait")
-		return retryAfter(err, wait.After)
-	case errors.As(err, &limit):
-		reason("rate-limited")
-	case signflow.ErrorCode(err) == signflow.EUNAVAILABLE:
-		reason("unavailable")
-	default:
-		for _, r := range reasons {
-			if errors.Is(err, r.err) {
-				reason(r.reason)
-				break
-			}
-		}
-	}
-	return err
-}
-
-// retryAfter turns a refusal with a wait into a 429 that says when to come back.
-func retryAfter(err error, after time.Duration) error {
-	return &server.RetryAfterError{Err: signflow.Errorf(signflow.ERATELIMIT, "%s", signflow.ErrorMessage(err)), After: after}
 }

@@ -88,7 +88,7 @@ func (h *handler) show(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	actor := signflow.Actor{IP: c.RealIP(), UserAgent: c.Request().UserAgent()}
+	actor := server.Actor(c)
 	contract, err := h.Service.CreateContract(a, contractFor(tpl, h.CustomerIN, h.customerAddress(a), h.Service.Now()), actor)
 	if err != nil {
 		return err

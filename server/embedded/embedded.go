@@ -90,8 +90,3 @@ func (h *handler) routes() []route {
 		{http.MethodGet, "/v1/sign-sessions/:id", signflow.ScopeContractsSign, h.getSession},
 	}
 }
-
-// actor describes the caller for the audit trail.
-func actor(c echo.Context) signflow.Actor {
-	return signflow.Actor{IP: c.RealIP(), UserAgent: c.Request().UserAgent()}
-}

@@ -46,7 +46,7 @@ func (h *handler) openSession(c echo.Context) error {
 		return err
 	}
 	s, token, err := h.svc.OpenSession(access(c), c.Param("id"), signflow.SessionRequest{SignerIN: req.SignerIN,
-		Lang: req.Lang, ParentOrigin: req.ParentOrigin, RedirectURL: req.RedirectURL}, actor(c))
+		Lang: req.Lang, ParentOrigin: req.ParentOrigin, RedirectURL: req.RedirectURL}, server.Actor(c))
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,9 @@
-// Package i18n holds the strings of the service's web pages in uz, ru and
-// en, loaded from JSON files of the form {"key": {"uz": …, "ru": …, "en": …}}.
+// Package i18n holds every string people read, in uz, ru and en, loaded
+// from the JSON files under assets/i18n/, each of the form
+// {"key": {"uz": …, "ru": …, "en": …}}. document.json holds the words of
+// the contract as a person reads it (labels, statuses, methods, units,
+// audit events); each page adds its own file. A key lives in one file
+// only, so that a word has one home.
 package i18n
 
 import (
@@ -8,6 +12,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"contracts/assets"
 	"contracts/signflow"
 )
 
@@ -23,13 +28,35 @@ type Source struct {
 	Path string
 }
 
-// Load reads the sources in order, later ones overriding earlier keys. The
-// files are embedded in the binary, so a bad one is a build defect: it panics.
+// The strings files of the appliance.
+var (
+	documentFile = Source{assets.I18n, "i18n/document.json"}
+	signFile     = Source{assets.I18n, "i18n/sign.json"}
+	cabinetFile  = Source{assets.I18n, "i18n/cabinet.json"}
+	verifyFile   = Source{assets.I18n, "i18n/verify.json"}
+)
+
+// The strings of each surface: the document's words, and those of the
+// page around it. The cabinet shares the signing page's words for the
+// signing steps the two have in common.
+var (
+	Document = Load(documentFile)
+	Sign     = Load(documentFile, signFile)
+	Cabinet  = Load(documentFile, signFile, cabinetFile)
+	Verify   = Load(documentFile, verifyFile)
+)
+
+// Files lists every strings file, for tests that check them all.
+var Files = []Source{documentFile, signFile, cabinetFile, verifyFile}
+
+// Load reads the sources into one set. A key in two sources is a defect,
+// as is a bad file: the files are embedded in the binary, so it panics.
 func Load(sources ...Source) Set {
 	out := Set{}
 	for _, lang := range signflow.Languages {
 		out[lang] = Dict{}
 	}
+	from := map[string]string{}
 	for _, src := range sources {
 		data, err := fs.ReadFile(src.FS, src.Path)
 		if err != nil {
@@ -40,6 +67,10 @@ func Load(sources ...Source) Set {
 			panic(fmt.Sprintf("assets/%s: %v", src.Path, err))
 		}
 		for key, texts := range byKey {
+			if first, ok := from[key]; ok {
+				panic(fmt.Sprintf("assets/%s: key %q is already in %s", src.Path, key, first))
+			}
+			from[key] = src.Path
 			for _, lang := range signflow.Languages {
 				out[lang][key] = texts[lang]
 			}
@@ -47,6 +78,9 @@ func Load(sources ...Source) Set {
 	}
 	return out
 }
+
+// Has reports whether lang is one of the set's languages.
+func (s Set) Has(lang string) bool { return s[lang] != nil }
 
 // For returns the strings of lang, Uzbek for an unknown language.
 func (s Set) For(lang string) Dict {

@@ -62,9 +62,3 @@ func requireScope(scope string) echo.MiddlewareFunc {
 		}
 	}
 }
-
-// actor is the request's origin for the audit trail; the service fills in
-// the owner's number.
-func actor(c echo.Context) signflow.Actor {
-	return signflow.Actor{IP: c.RealIP(), UserAgent: c.Request().UserAgent()}
-}

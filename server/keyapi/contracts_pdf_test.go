@@ -7,6 +7,7 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/internal/testtools"
+	"contracts/server/document"
 	"contracts/signflow"
 )
 
@@ -20,7 +21,7 @@ func TestContractPDF(t *testing.T) {
 	})
 	verify := verifyBase + "/verify/" + id + "?h=" + c.Hash[:16]
 
-	for _, sc := range []struct{ query, label string }{{"", "Sotuvchi"}, {"?lang=uz", "Sotuvchi"}, {"?lang=ru", "Продавец"}, {"?lang=en", "Seller"}} {
+	for _, sc := range []struct{ query, label, lang string }{{"", "Sotuvchi", "uz"}, {"?lang=uz", "Sotuvchi", "uz"}, {"?lang=ru", "Продавец", "ru"}, {"?lang=en", "Seller", "en"}} {
 		t.Run("lang "+sc.query, func(t *testing.T) {
 			r := e.do("GET", "/v1/contracts/"+id+"/pdf"+sc.query, e.KeyA.Secret, nil)
 			if r.status != 200 || r.header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(r.body, []byte("%PDF-")) {
@@ -31,7 +32,12 @@ func TestContractPDF(t *testing.T) {
 			}
 			text := testtools.PDFText(t, r.body)
 			flat := strings.Join(strings.Fields(text), "")
-			for _, want := range []string{c.Number, sc.label, "Alpha Savdo MChJ", "Chilonzor 7", signflow.EventCreated, c.Hash} {
+			// The audit trail names its events in the document's words, never by their codes.
+			created := document.Words(sc.lang)["event."+signflow.EventCreated]
+			if strings.Contains(text, signflow.EventCreated) {
+				t.Errorf("PDF text shows the event code %s", signflow.EventCreated)
+			}
+			for _, want := range []string{c.Number, sc.label, "Alpha Savdo MChJ", "Chilonzor 7", created, c.Hash} {
 				if !strings.Contains(text, want) && !strings.Contains(flat, want) {
 					t.Errorf("PDF text lacks %q", want)
 				}

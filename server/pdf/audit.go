@@ -15,21 +15,25 @@ const qrSize = 120.0
 func (w *writer) auditPage() {
 	d := w.d
 	w.newPage()
-	w.heading(w.l.audit, 40)
+	w.heading(w.t["audit"], 40)
 	t := &table{w: w, size: 7.5, header: true, grid: true, cols: []column{
-		{title: w.l.at, width: 108},
-		{title: w.l.event, width: 70},
-		{title: w.l.actor, width: 80},
-		{title: w.l.ip, width: 70},
-		{title: w.l.userAgent, width: 112},
-		{title: w.l.method, width: contentW - 440},
+		{title: w.t["at"], width: 72},
+		{title: w.t["event"], width: 92},
+		{title: w.t["actor"], width: 76},
+		{title: w.t["ip"], width: 70},
+		{title: w.t["userAgent"], width: 120},
+		{title: w.t["method"], width: contentW - 430},
 	}}
 	t.start()
 	for _, a := range d.Audit {
-		t.row([]string{formatTime(a.At), a.Event, a.Actor, a.IP, a.UserAgent, w.l.state(a.Method)}, false, false)
+		actor := a.Actor
+		if a.ActorIN != "" && a.ActorIN != a.Actor {
+			actor += "\n" + a.ActorIN
+		}
+		t.row([]string{a.At, a.Label, actor, a.IP, a.UserAgent, a.Method}, false, false)
 	}
 
-	w.heading(w.l.hash, sizeText*leading)
+	w.heading(w.t["hash"], sizeText*leading)
 	w.paragraph(d.Hash, false, sizeText)
 	if d.VerifyURL == "" {
 		return
@@ -57,6 +61,6 @@ func (w *writer) auditPage() {
 	}
 	w.fail(w.pdf.ImageByHolder(img, marginX, w.y, &gopdf.Rect{W: qrSize, H: qrSize}))
 	w.y += qrSize + 4
-	w.paragraph(w.l.verify, false, sizeSmall)
+	w.paragraph(w.t["verifyQR"], false, sizeSmall)
 	w.paragraph(d.VerifyURL, false, sizeSmall)
 }

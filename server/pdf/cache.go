@@ -9,6 +9,7 @@ import (
 	"errors"
 	"sync"
 
+	"contracts/server/document"
 	"contracts/signflow"
 )
 
@@ -71,9 +72,9 @@ func NewCache(maxBytes int64) *Cache {
 // waits for a render slot or for the same PDF's render in progress. The
 // bytes are shared: callers must not change them.
 func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
-	d := FromContract(v, audit, lang, verifyURL)
-	key := v.ID + "/" + lang
-	digest, err := digestOf(&d)
+	d := document.New(v, audit, lang, document.Options{VerifyURL: verifyURL})
+	key := v.ID + "/" + d.Lang
+	digest, err := digestOf(d)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []
 		}
 		c.mu.Unlock()
 		if !shared {
-			return c.fly(ctx, f, fk, &entry{key: key, digest: digest}, &d)
+			return c.fly(ctx, f, fk, &entry{key: key, digest: digest}, d)
 		}
 		select {
 		case <-f.done:
@@ -107,7 +108,7 @@ func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []
 }
 
 // fly renders the flight's PDF, keeps it and wakes the requests waiting.
-func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, d *Document) ([]byte, error) {
+func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, d *document.Doc) ([]byte, error) {
 	var buf bytes.Buffer
 	err := renderIn(ctx, &buf, d)
 	if ctx.Err() != nil && err == ctx.Err() {
@@ -173,8 +174,9 @@ func (c *Cache) remove(el *list.Element) {
 	c.size -= int64(len(e.pdf))
 }
 
-// digestOf sums everything a document prints.
-func digestOf(d *Document) ([32]byte, error) {
+// digestOf sums everything a document prints: its fields and its language,
+// which decides the words around them.
+func digestOf(d *document.Doc) ([32]byte, error) {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return [32]byte{}, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"contracts/internal/fixture"
+	"contracts/server/document"
 	"contracts/signflow"
 )
 
@@ -193,9 +194,9 @@ func TestCacheLanes(t *testing.T) {
 	others, cancelOthers := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := 1; i < int(heavyLane.maxWaiting); i++ {
-		d := FromContract(&signflow.ContractView{Contract: big.c}, nil, []string{"ru", "en"}[i%2], "")
+		d := document.New(&signflow.ContractView{Contract: big.c}, nil, []string{"ru", "en"}[i%2], document.Options{})
 		d.Number = string(rune('a' + i))
-		wg.Go(func() { renderIn(others, &bytes.Buffer{}, &d) })
+		wg.Go(func() { renderIn(others, &bytes.Buffer{}, d) })
 	}
 	waitFor(t, func() bool { return heavyLane.waiting.Load() == heavyLane.maxWaiting })
 	_, err := big.get(context.Background(), pdfs, "ru")

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"contracts/server/document"
 	"contracts/signflow"
 )
 
@@ -78,14 +79,9 @@ func (l *lane) acquire(ctx context.Context) error {
 func (l *lane) release() { <-l.slots }
 
 // laneFor is the lane of a document by its size.
-func laneFor(d *Document) *lane {
-	if d.rows() >= heavyRows {
+func laneFor(d *document.Doc) *lane {
+	if d.Rows() >= heavyRows {
 		return heavyLane
 	}
 	return lightLane
-}
-
-// rows estimates a document's rendering work in table rows.
-func (d *Document) rows() int {
-	return len(d.Products) + len(d.Payments) + len(d.Values) + len(d.Audit) + len(d.Body)/2000
 }

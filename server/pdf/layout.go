@@ -1,7 +1,11 @@
 package pdf
 
 import (
+	"strconv"
 	"strings"
+
+	"contracts/server/document"
+	"contracts/server/i18n"
 
 	"github.com/signintech/gopdf"
 )
@@ -31,8 +35,8 @@ const (
 // first error sticks: later calls do nothing and Render returns it.
 type writer struct {
 	pdf   *gopdf.GoPdf
-	l     *labels
-	d     *Document
+	t     i18n.Dict // the document's words
+	d     *document.Doc
 	y     float64
 	pages int
 	err   error
@@ -70,8 +74,8 @@ func (w *writer) footers() {
 	w.pdf.SetTextColor(110, 110, 110)
 	for n := 1; n <= w.pages; n++ {
 		w.fail(w.pdf.SetPage(n))
-		w.text(marginX, footerText, w.l.number+" "+w.d.Number)
-		w.textRight(pageW-marginX, footerText, w.l.page(n, w.pages))
+		w.text(marginX, footerText, w.t["number"]+" "+w.d.Number)
+		w.textRight(pageW-marginX, footerText, w.t.F("pdfPage", "n", strconv.Itoa(n), "m", strconv.Itoa(w.pages)))
 	}
 }
 

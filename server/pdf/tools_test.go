@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"contracts/server/document"
 )
 
 // needTools skips the test when a PDF tool is missing, or fails it when
@@ -26,10 +28,10 @@ func needTools(tb testing.TB, names ...string) {
 
 // MustRenderFile renders d into a file in a temporary directory and returns
 // its path and the page count render reported.
-func MustRenderFile(tb testing.TB, d Document) (string, int) {
+func MustRenderFile(tb testing.TB, d *document.Doc) (string, int) {
 	tb.Helper()
 	var buf bytes.Buffer
-	pages, err := render(&buf, &d)
+	pages, err := render(&buf, d)
 	if err != nil {
 		tb.Fatalf("render: %v", err)
 	}

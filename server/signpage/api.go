@@ -1,9 +1,7 @@
 package signpage
 
 import (
-	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"contracts/server"
@@ -21,13 +19,10 @@ import (
 //	POST eimzo     {"pkcs7":"<base64>"}                200 resultJSON
 //	GET  status    the session as it is now            200 resultJSON
 //
-// Errors are the spec's error body; X-Sign-Reason names the refusal for the
-// page (wrong-code with X-Attempts-Left, code-expired, no-code, code-format,
-// sends-exhausted, resend-wait and rate-limited with Retry-After,
-// unavailable, session-closed, session-expired, session-not-found,
-// wrong-method, method-unavailable, signature-refused, contract-changed;
-// the identity callback adds identity-state, identity-mismatch,
-// identity-refused and identity-cancelled).
+// Errors are the spec's error body; server.ReasonHeader names the refusal
+// for the page (server.Refuse), and the page adds method-unavailable and
+// signature-refused; the identity callback, identity-refused and
+// identity-cancelled.
 
 // codeJSON tells the page where the code went and what it may do next.
 type codeJSON struct {
@@ -70,26 +65,26 @@ func resultBody(r *signflow.SessionResult) resultJSON {
 
 func (h *handler) sendCode(c echo.Context) error {
 	if err := h.allow(c); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	sent, err := h.svc.SendCode(c.Request().Context(), c.Param("token"), actor(c))
+	sent, err := h.svc.SendCode(c.Request().Context(), c.Param("token"), server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, codeBody(sent))
 }
 
 func (h *handler) confirm(c echo.Context) error {
 	if err := h.allow(c); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	var req confirmRequest
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	res, err := h.svc.ConfirmCode(c.Param("token"), req.Code, actor(c))
+	res, err := h.svc.ConfirmCode(c.Param("token"), req.Code, server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, resultBody(res))
 }
@@ -98,11 +93,11 @@ func (h *handler) reject(c echo.Context) error {
 	// Limited like every other action on a token, so that no action can be
 	// used to probe tokens faster than the limit.
 	if err := h.allow(c); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	res, err := h.svc.RejectSession(c.Param("token"), actor(c))
+	res, err := h.svc.RejectSession(c.Param("token"), server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, resultBody(res))
 }
@@ -111,11 +106,11 @@ func (h *handler) reject(c echo.Context) error {
 // answer's authUrl in its popup.
 func (h *handler) startIdentity(c echo.Context) error {
 	if err := h.allow(c); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
-	authURL, err := h.svc.StartIdentity(c.Param("token"), actor(c))
+	authURL, err := h.svc.StartIdentity(c.Param("token"), server.Actor(c))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, identityJSON{AuthURL: authURL})
 }
@@ -124,22 +119,22 @@ func (h *handler) startIdentity(c echo.Context) error {
 // hash; the domain has it verified by the E-IMZO server before signing.
 func (h *handler) signEIMZO(c echo.Context) error {
 	if err := h.allow(c); err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	if !h.svc.MethodUsable(signflow.MethodEIMZO) {
-		c.Response().Header().Set("X-Sign-Reason", "method-unavailable")
+		c.Response().Header().Set(server.ReasonHeader, "method-unavailable")
 		return signflow.Errorf(signflow.EINVALID, "The signing method %s is not configured on this service.", signflow.MethodEIMZO)
 	}
 	var req eimzoRequest
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	res, err := h.svc.SignWithEIMZO(c.Request().Context(), c.Param("token"), req.PKCS7, actor(c))
+	res, err := h.svc.SignWithEIMZO(c.Request().Context(), c.Param("token"), req.PKCS7, server.Actor(c))
 	if err != nil {
-		if signflow.ErrorCode(err) == signflow.EINVALID && reasonOf(err) == "" {
-			c.Response().Header().Set("X-Sign-Reason", "signature-refused")
+		if signflow.ErrorCode(err) == signflow.EINVALID && server.ReasonOf(err) == "" {
+			c.Response().Header().Set(server.ReasonHeader, "signature-refused")
 		}
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	return server.JSON(c, http.StatusOK, resultBody(res))
 }
@@ -149,7 +144,7 @@ func (h *handler) signEIMZO(c echo.Context) error {
 func (h *handler) status(c echo.Context) error {
 	res, err := h.svc.SessionOutcome(c.Param("token"))
 	if err != nil {
-		return h.fail(c, err)
+		return server.Refuse(c, err)
 	}
 	body := resultBody(res)
 	body.Status = res.Session.EffectiveStatus(h.svc.Now())
@@ -170,63 +165,4 @@ func (h *handler) allow(c echo.Context) error {
 		key = "session " + id + " " + key
 	}
 	return h.limiter.Allow(key)
-}
-
-// refusals name the domain's refusals for the page.
-var refusals = []struct {
-	err    *signflow.Error
-	reason string
-}{
-	{signflow.ErrSessionNotFound, "session-not-found"},
-	{signflow.ErrSessionExpired, "session-expired"},
-	{signflow.ErrSessionClosed, "session-closed"},
-	{signflow.ErrTooManyWrong, "session-closed"},
-	{signflow.ErrCodeExpired, "code-expired"},
-	{signflow.ErrNoCode, "no-code"},
-	{signflow.ErrCodeFormat, "code-format"},
-	{signflow.ErrSendsExhausted, "sends-exhausted"},
-	{signflow.ErrIdentityState, "identity-state"},
-	{signflow.ErrIdentityMismatch, "identity-mismatch"},
-	{signflow.ErrNotIdentity, "wrong-method"},
-	{signflow.ErrNotEIMZO, "wrong-method"},
-	{signflow.ErrContractChanged, "contract-changed"},
-}
-
-// reasonOf names a domain refusal for the page, or "".
-func reasonOf(err error) string {
-	if signflow.ErrorCode(err) == signflow.EUNAVAILABLE {
-		return "unavailable"
-	}
-	for _, r := range refusals {
-		if errors.Is(err, r.err) {
-			return r.reason
-		}
-	}
-	return ""
-}
-
-// fail names the refusal in X-Sign-Reason (and the attempts left or the
-// wait) and hands the error to the error handler, which writes the body.
-func (h *handler) fail(c echo.Context, err error) error {
-	hd := c.Response().Header()
-	var (
-		wrong *signflow.WrongCodeError
-		wait  *signflow.ResendWaitError
-		limit *server.RetryAfterError
-	)
-	switch {
-	case errors.As(err, &wrong):
-		hd.Set("X-Sign-Reason", "wrong-code")
-		hd.Set("X-Attempts-Left", strconv.Itoa(wrong.Left))
-	case errors.As(err, &wait):
-		hd.Set("X-Sign-Reason", "resend-wait")
-		return &server.RetryAfterError{Err: signflow.Errorf(signflow.ERATELIMIT, "%s", signflow.ErrorMessage(err)), After: wait.After}
-	case errors.As(err, &limit):
-		hd.Set("X-Sign-Reason", "rate-limited")
-	default:
-		if r := reasonOf(err); r != "" {
-			hd.Set("X-Sign-Reason", r)
-		}
-	}
-	return err
 }

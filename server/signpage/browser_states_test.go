@@ -177,7 +177,7 @@ func TestBrowserMethodNotAvailableHere(t *testing.T) {
 	}
 	f := browsertest.Frame(t, ctx, url)
 	browsertest.WaitText(t, f, "This signing method is not available here")
-	browsertest.WaitText(t, f, "an E-IMZO electronic signature")
+	browsertest.WaitText(t, f, "This contract is signed with E-IMZO, which is not set up on this service.")
 	n, err := chromedp.Run(f, chromedp.Evaluate[int](`document.querySelectorAll('[data-action="sign"]').length`))
 	if err != nil || n != 0 {
 		t.Fatalf("a Sign button is offered (%d, %v)", n, err)

@@ -67,7 +67,7 @@ func (h *handler) identityCallback(c echo.Context) error {
 		err = errCancelled
 	} else {
 		var res *signflow.SessionResult
-		res, err = h.svc.FinishIdentity(c.Request().Context(), q.Get("state"), q.Get("code"), actor(c))
+		res, err = h.svc.FinishIdentity(c.Request().Context(), q.Get("state"), q.Get("code"), server.Actor(c))
 		if err == nil {
 			body := resultBody(res)
 			msg.OK, msg.SessionID, msg.Result, lang = true, res.Session.ID, &body, res.Session.Lang
@@ -79,11 +79,11 @@ func (h *handler) identityCallback(c echo.Context) error {
 	if msg.OK {
 		d.Heading, d.Text = t["signedTitle"], t["idpSignedText"]
 	} else {
-		status = statusOf(err)
+		status = server.HTTPStatus(err)
 		if status >= 500 && signflow.ErrorCode(err) == signflow.EINTERNAL {
 			h.log.Error().Err(err).Str("request_id", server.RequestID(c)).Msg("identity callback failed")
 		}
-		msg.Status, msg.Reason, msg.Message = status, reasonOf(err), signflow.ErrorMessage(err)
+		msg.Status, msg.Reason, msg.Message = status, server.ReasonOf(err), signflow.ErrorMessage(err)
 		if errors.Is(err, errCancelled) {
 			msg.Reason = "identity-cancelled"
 		} else if msg.Reason == "" && status == http.StatusBadRequest {
@@ -103,25 +103,7 @@ func (h *handler) identityCallback(c echo.Context) error {
 	hd.Set("Referrer-Policy", "no-referrer") // the URL holds the code and the state
 	hd.Set("X-Content-Type-Options", "nosniff")
 	if msg.Reason != "" {
-		hd.Set("X-Sign-Reason", msg.Reason)
+		hd.Set(server.ReasonHeader, msg.Reason)
 	}
 	return c.HTMLBlob(status, buf.Bytes())
-}
-
-// statusOf is the HTTP status of a domain error, as the error handler maps
-// it, for the callback's HTML answer.
-func statusOf(err error) int {
-	switch signflow.ErrorCode(err) {
-	case signflow.EINVALID:
-		return http.StatusBadRequest
-	case signflow.EFORBIDDEN:
-		return http.StatusForbidden
-	case signflow.ENOTFOUND:
-		return http.StatusNotFound
-	case signflow.ERATELIMIT:
-		return http.StatusTooManyRequests
-	case signflow.EUNAVAILABLE:
-		return http.StatusServiceUnavailable
-	}
-	return http.StatusInternalServerError
 }

@@ -368,7 +368,7 @@ func TestUnconfiguredMethodsAreNotOffered(t *testing.T) {
 		t.Fatal(err)
 	}
 	eimzoPage := e.base + "/sign/" + token
-	for url, method := range map[string]string{myid: "MyID", eimzoPage: "an E-IMZO electronic signature"} {
+	for url, method := range map[string]string{myid: "MyID", eimzoPage: "E-IMZO"} {
 		r := e.do(t, "GET", url, "")
 		body := markup(r.body)
 		if r.status != 200 || strings.Contains(body, `data-action="sign"`) || !strings.Contains(body, "This contract is signed with "+method+", which is not set up on this service") ||

@@ -5,9 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
-	"sort"
-	"strings"
 
+	"contracts/server/document"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -27,7 +26,7 @@ var flowOf = map[string]string{signflow.MethodOTP: flowOTP, signflow.MethodMyID:
 type pageData struct {
 	Lang, Title, ServiceName, AssetVersion string
 	T                                      dict
-	Doc                                    *docView
+	Doc                                    *document.Doc
 	// Flow is how the signer confirms (flowOTP, ...); empty with MethodText
 	// when the session's method is not usable on this service.
 	Flow, MethodText string
@@ -67,36 +66,6 @@ type eimzoJSON struct {
 	// Data64 is the base64 of the document hash as text, the content of
 	// the attached PKCS#7.
 	Data64 string `json:"data64,omitempty"`
-}
-
-type docView struct {
-	NumberText, Title, DateText, StatusText, StatusClass string
-	Price, Initial, Delivery                             string
-	Parties                                              []partyView
-	Terms                                                []termView
-	Products                                             []productView
-	ProductsTotal                                        string
-	Payments                                             []paymentView
-	PaymentsTotal                                        string
-	Body, Hash                                           string
-}
-
-type partyView struct {
-	Role, Name, IDLabel, IN, StatusText, StatusClass string
-	You                                              bool
-}
-
-type termView struct{ Label, Value string }
-
-type productView struct {
-	N                        int
-	Name, Qty, Price, Amount string
-	Extra                    []termView
-}
-
-type paymentView struct {
-	N            int
-	Date, Amount string
 }
 
 // Reasons of the ERROR message; they carry no data.
@@ -187,85 +156,9 @@ func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 		d.ReviewText = t["reviewEIMZOText"]
 		ez := h.eimzo
 		ez.Data64 = base64.StdEncoding.EncodeToString([]byte(c.Hash))
-		d.Config.EIMZO, d.Config.SignerIN, d.Config.IDLabel = &ez, s.SignerIN, idLabel(t, s.SignerIN)
+		d.Config.EIMZO, d.Config.SignerIN, d.Config.IDLabel = &ez, s.SignerIN, document.IDLabel(t, s.SignerIN)
 	}
 	d.Config.Flow = d.Flow
-	d.Doc = docOf(c, s.SignerIN, d.Lang, t)
+	d.Doc = document.New(c, nil, d.Lang, document.Options{Viewer: s.SignerIN})
 	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
-}
-
-// idLabel names a party number: TIN for 9 digits, PINFL for 14.
-func idLabel(t dict, in string) string {
-	if len(in) == 9 {
-		return t["tin"]
-	}
-	return t["pinfl"]
-}
-
-func docOf(c *signflow.ContractView, signer, lang string, t dict) *docView {
-	doc := &docView{NumberText: t.F("contractNo", "number", c.Number), Title: c.Template.Name.In(lang),
-		DateText: t.F("dated", "date", date(c.CreatedAt)), StatusText: t.Or("status."+c.Status, c.Status),
-		StatusClass: strings.ToLower(c.Status), Price: money(c.Price, c.Currency), Body: signflow.FillBody(c, lang), Hash: c.Hash}
-	if c.InitialPayment > 0 {
-		doc.Initial = money(c.InitialPayment, c.Currency)
-	}
-	if c.DeliveryAt != nil {
-		doc.Delivery = date(*c.DeliveryAt)
-	}
-	party := func(role signflow.Text, in, status string, cl *signflow.Client) partyView {
-		return partyView{Role: role.In(lang), Name: signflow.PartyName(cl, in), IDLabel: idLabel(t, in), IN: in,
-			StatusText: t.Or("party."+status, status), StatusClass: strings.ToLower(status), You: in == signer}
-	}
-	doc.Parties = []partyView{party(c.Template.SellerName, c.SellerIN, c.SellerStatus, c.Seller),
-		party(c.Template.BuyerName, c.BuyerIN, c.BuyerStatus, c.Buyer)}
-
-	// Values in their position, then in the template's order of fields.
-	order := map[string]int{}
-	for i, f := range c.Template.Fields {
-		order[f.ID] = i
-	}
-	values := append([]signflow.Value(nil), c.Values...)
-	sort.SliceStable(values, func(i, j int) bool {
-		a, b := values[i], values[j]
-		return a.Position < b.Position || a.Position == b.Position && order[a.TemplateFieldID] < order[b.TemplateFieldID]
-	})
-	for _, val := range values {
-		label, typ := val.KeyName, ""
-		if f := c.Template.Field(val.TemplateFieldID); f != nil {
-			label, typ = f.Name.In(lang), f.Type
-		}
-		doc.Terms = append(doc.Terms, termView{Label: label, Value: fieldValue(t, typ, val.Value)})
-	}
-
-	var total int64
-	for i, p := range c.Products {
-		pv := productView{N: i + 1, Name: p.Name, Qty: quantity(p.Quantity) + " " + t.Or("unit."+p.Unit, p.Unit),
-			Price: money(p.Price, ""), Amount: money(p.Amount, "")}
-		keys := make([]string, 0, len(p.Values))
-		for k := range p.Values {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			label := k
-			if f := c.Template.FieldByKey(k); f != nil {
-				label = f.Name.In(lang)
-			}
-			pv.Extra = append(pv.Extra, termView{Label: label, Value: anyText(p.Values[k])})
-		}
-		if p.DeliveryAt != nil {
-			pv.Extra = append(pv.Extra, termView{Label: t["deliveryAt"], Value: date(*p.DeliveryAt)})
-		}
-		total += p.Amount
-		doc.Products = append(doc.Products, pv)
-	}
-	doc.ProductsTotal = money(total, c.Currency)
-
-	total = 0
-	for i, p := range c.Payments {
-		doc.Payments = append(doc.Payments, paymentView{N: i + 1, Date: date(p.PaymentDate), Amount: money(p.Amount, c.Currency)})
-		total += p.Amount
-	}
-	doc.PaymentsTotal = money(total, c.Currency)
-	return doc
 }

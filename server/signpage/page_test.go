@@ -12,6 +12,7 @@ import (
 
 	"contracts/assets"
 	"contracts/internal/fixture"
+	"contracts/server/i18n"
 	"contracts/signflow"
 )
 
@@ -159,32 +160,21 @@ func TestStaticFiles(t *testing.T) {
 	}
 }
 
-// Every string of the page exists in uz, ru and en, and every key the
-// page and its script use is defined.
+// Every key the page, its scripts and its Go code use is defined in each
+// language (the files themselves are checked whole by server/i18n).
 func TestEveryStringTranslated(t *testing.T) {
-	data, err := fs.ReadFile(assets.Sign, "sign/i18n.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dict map[string]map[string]string
-	if err := json.Unmarshal(data, &dict); err != nil {
-		t.Fatal(err)
-	}
-	for key, texts := range dict {
-		for _, lang := range signflow.Languages {
-			if strings.TrimSpace(texts[lang]) == "" {
-				t.Errorf("%s: no %s text", key, lang)
-			}
-		}
-	}
+	dict := i18n.Sign["en"]
 	used := regexp.MustCompile(`\$?\.T\.(\w+)|fmt\('([\w.]*\w)'[,)]`) // not the prefixes of dynamic keys
 	checked := map[string]bool{}
+	files := map[string][]byte{"common.js": assets.CommonJS}
 	for _, name := range []string{"sign/page.html", "sign/sign.js", "sign/idp.html"} {
-		src, _ := fs.ReadFile(assets.Sign, name)
+		files[name], _ = fs.ReadFile(assets.Sign, name)
+	}
+	for name, src := range files {
 		for _, m := range used.FindAllStringSubmatch(string(src), -1) {
 			key := m[1] + m[2]
-			if checked[key] = true; dict[key] == nil {
-				t.Errorf("%s uses %q, which i18n.json lacks", name, key)
+			if checked[key] = true; dict[key] == "" {
+				t.Errorf("%s uses %q, which assets/i18n lacks", name, key)
 			}
 		}
 	}
@@ -198,13 +188,13 @@ func TestEveryStringTranslated(t *testing.T) {
 		for _, line := range strings.Split(string(src), "\n") {
 			for _, m := range goKeys.FindAllStringSubmatch(strings.TrimSpace(line), -1) {
 				key := m[1] + m[2] + m[3]
-				if checked[key] = true; dict[key] == nil {
-					t.Errorf("%s uses %q, which i18n.json lacks", name, key)
+				if checked[key] = true; dict[key] == "" {
+					t.Errorf("%s uses %q, which assets/i18n lacks", name, key)
 				}
 			}
 		}
 	}
-	for _, key := range []string{"reviewIdentityText", "idpWaitTitle", "idpSignedText", "err.identityMismatch", "expiredText"} {
+	for _, key := range []string{"reviewIdentityText", "idpWaitTitle", "idpSignedText", "err.identityMismatch", "expiredText", "err.wrongCode"} {
 		if !checked[key] {
 			t.Errorf("the pattern missed %q", key)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"contracts/assets"
 	"contracts/server"
+	"contracts/server/document"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -115,20 +116,23 @@ func newHandler(d Deps) *handler {
 	h := &handler{svc: d.Service, serviceName: d.ServiceName, source: strings.ToLower(d.ServiceName) + "-sdk",
 		limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now), files: map[string]*file{}, log: d.Log}
 	h.eimzo, h.eimzoCSP = eimzoConfig(d.EIMZO)
-	h.tmpl = mustTemplate("page.html")
-	h.idpTmpl = mustTemplate("idp.html")
+	h.tmpl = document.Page("page.html", mustRead("sign/page.html"))
+	h.idpTmpl = template.Must(template.New("idp.html").Parse(string(mustRead("sign/idp.html"))))
 	sum := sha256.New()
-	for _, name := range []string{"sign.css", "sign.js", "idp.js"} { // in a fixed order: the version must not vary
+	// In a fixed order: the version must not vary.
+	for _, f := range []struct {
+		name string
+		body []byte
+	}{
+		{"document.css", document.CSS()}, {"sign.css", mustRead("sign/sign.css")},
+		{"common.js", assets.CommonJS}, {"sign.js", mustRead("sign/sign.js")}, {"idp.js", mustRead("sign/idp.js")},
+	} {
 		ctype := "text/javascript; charset=utf-8"
-		if strings.HasSuffix(name, ".css") {
+		if strings.HasSuffix(f.name, ".css") {
 			ctype = "text/css; charset=utf-8"
 		}
-		body, err := fs.ReadFile(assets.Sign, "sign/"+name)
-		if err != nil {
-			panic(err) // embedded at build time
-		}
-		h.files[name] = newFile(body, ctype, "public, max-age=86400")
-		sum.Write(body)
+		h.files[f.name] = newFile(f.body, ctype, "public, max-age=86400")
+		sum.Write(f.body)
 	}
 	h.version = hex.EncodeToString(sum.Sum(nil))[:12]
 	quoted, _ := json.Marshal(h.source)
@@ -136,12 +140,13 @@ func newHandler(d Deps) *handler {
 	return h
 }
 
-func mustTemplate(name string) *template.Template {
-	src, err := fs.ReadFile(assets.Sign, "sign/"+name)
+// mustRead reads a file of the signing page's, embedded at build time.
+func mustRead(name string) []byte {
+	b, err := fs.ReadFile(assets.Sign, name)
 	if err != nil {
-		panic(err) // embedded at build time
+		panic(err)
 	}
-	return template.Must(template.New(name).Parse(string(src)))
+	return b
 }
 
 // eimzoConfig fills in the defaults of the local client and returns what
@@ -230,13 +235,4 @@ func pageHeaders(hd http.Header, parentOrigin, connect string) {
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("X-Content-Type-Options", "nosniff")
-}
-
-// actor is the customer as the audit trail records them.
-func actor(c echo.Context) signflow.Actor {
-	ua := c.Request().UserAgent()
-	if len(ua) > 512 {
-		ua = ua[:512]
-	}
-	return signflow.Actor{IP: c.RealIP(), UserAgent: ua}
 }

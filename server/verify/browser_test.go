@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"contracts/internal/browsertest"
+	"contracts/server/i18n"
 
 	"github.com/chromedp/chromedp"
 )
@@ -31,19 +32,19 @@ func TestBrowserUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, lang := range []string{"uz", "ru", "en"} {
-		c := checkText[lang]
-		for _, f := range []struct{ name, path, verdict string }{{"intact", good, c.Verdicts[""]}, {"edited", edited, c.Verdicts["MODIFIED"]}} {
+		c := i18n.Verify.For(lang)
+		for _, f := range []struct{ name, path, verdict string }{{"intact", good, c["verdict.INTACT"]}, {"edited", edited, c["verdict.MODIFIED"]}} {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(820, 900), chromedp.Navigate(u.srv.URL+"/verify?lang="+lang)); err != nil {
 				t.Fatal(err)
 			}
-			browsertest.WaitText(t, ctx, c.Intro)
+			browsertest.WaitText(t, ctx, c["checkIntro"])
 			if f.name == "intact" {
 				browsertest.Screenshot(t, ctx, "verify-"+lang+"-form", 820)
 			}
 			if err := chromedp.Do(ctx, chromedp.SetUploadFiles(`input[name="file"]`, []string{f.path})); err != nil {
 				t.Fatal(err)
 			}
-			browsertest.Click(t, ctx, "button", c.Check)
+			browsertest.Click(t, ctx, "button", c["checkButton"])
 			browsertest.WaitText(t, ctx, f.verdict)
 			browsertest.Screenshot(t, ctx, "verify-"+lang+"-"+f.name, 820)
 			browsertest.Screenshot(t, ctx, "verify-"+lang+"-"+f.name+"-phone", 390)
@@ -51,7 +52,7 @@ func TestBrowserUpload(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(820, 900), chromedp.Navigate(u.srv.URL+"/verify/"+u.c.ID+"?h="+u.c.Hash[:16]+"&lang="+lang)); err != nil {
 			t.Fatal(err)
 		}
-		browsertest.WaitText(t, ctx, text[lang].Seal)
+		browsertest.WaitText(t, ctx, c["seal"])
 		browsertest.Screenshot(t, ctx, "verify-"+lang+"-contract", 820)
 		browsertest.Screenshot(t, ctx, "verify-"+lang+"-contract-phone", 390)
 	}

@@ -1,15 +1,14 @@
 package verify
 
 import (
-	"bytes"
 	"errors"
-	"html/template"
 	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"contracts/server"
+	"contracts/server/document"
+	"contracts/server/i18n"
 	"contracts/server/pdf/pades"
 	"contracts/signflow"
 
@@ -45,24 +44,29 @@ type Answer struct {
 
 // uploadView is the upload page: the form, and a verdict after a POST.
 type uploadView struct {
-	Lang, Fingerprint string
-	L                 labels      // words shared with the contract page
-	C                 checkLabels // words of this page
-	Checked           bool        // a file was examined
-	Error             string      // the upload could not be read
-	Good, Partly      bool        // intact; sealed revision intact but followed by more
-	Verdict           string
-	Result            pades.Result
-	Answer            Answer
-	Status            string // the contract's current status, in words
-	Current           int64  // the contract's current version, when newer than the file's
+	Lang, Title, Fingerprint, Version string
+	T                                 i18n.Dict
+	Checked                           bool   // a file was examined
+	Error                             string // the upload could not be read
+	Good, Partly                      bool   // intact; sealed revision intact but followed by more
+	Verdict                           string
+	Result                            pades.Result
+	Answer                            Answer
+	Status                            string // the contract's current status, in words
+	Current                           int64  // the contract's current version, when newer than the file's
+	SealTime, StampTime               string // when the file was sealed and time-stamped, if it says
+}
+
+func newUploadView(c echo.Context, fingerprint string) uploadView {
+	lang := langOf(c)
+	t := i18n.Verify.For(lang)
+	return uploadView{Lang: lang, Title: t["checkTitle"], T: t, Fingerprint: fingerprint, Version: version}
 }
 
 // form serves GET /verify: the upload form alone.
 func form(fingerprint string) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		lang := langOf(c)
-		return renderUpload(c, http.StatusOK, uploadView{Lang: lang, L: text[lang], C: checkText[lang], Fingerprint: fingerprint})
+		return renderUpload(c, http.StatusOK, newUploadView(c, fingerprint))
 	}
 }
 
@@ -71,22 +75,27 @@ func form(fingerprint string) echo.HandlerFunc {
 // otherwise the page.
 func upload(v *pades.Verifier, lookup Lookup, fingerprint string) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		lang := langOf(c)
-		out := uploadView{Lang: lang, L: text[lang], C: checkText[lang], Fingerprint: fingerprint}
+		out := newUploadView(c, fingerprint)
 		asJSON := strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
 		data, err := readFile(c)
 		if err != nil {
 			if asJSON {
 				return err
 			}
-			out.Error = out.C.NoFile
+			out.Error = out.T["noFile"]
 			if signflow.ErrorCode(err) == signflow.ETOOLARGE {
-				out.Error = out.C.TooLarge
+				out.Error = out.T["tooLarge"]
 			}
 			return renderUpload(c, statusOf(err), out)
 		}
 		r := v.Verify(data)
 		out.Checked, out.Result = true, r
+		if r.Sealed && !r.SignedAt.IsZero() {
+			out.SealTime = document.Time(r.SignedAt)
+		}
+		if !r.StampedAt.IsZero() {
+			out.StampTime = document.Time(r.StampedAt)
+		}
 		out.Answer = Answer{Sealed: r.Sealed, Intact: r.Intact}
 		if k := r.Contract; k != nil {
 			out.Answer.ContractID, out.Answer.Number, out.Answer.Version = &k.ID, &k.Number, &k.Version
@@ -94,7 +103,7 @@ func upload(v *pades.Verifier, lookup Lookup, fingerprint string) echo.HandlerFu
 			switch {
 			case err == nil && !current.Deleted:
 				out.Answer.Status = &current.Status
-				out.Status = out.L.state(current.Status)
+				out.Status = out.T.Or("status."+current.Status, current.Status)
 				if current.Version > k.Version {
 					out.Current = current.Version
 				}
@@ -106,7 +115,7 @@ func upload(v *pades.Verifier, lookup Lookup, fingerprint string) echo.HandlerFu
 			return server.JSON(c, http.StatusOK, out.Answer)
 		}
 		out.Good, out.Partly = r.Intact, r.Reason == pades.Appended
-		out.Verdict = out.C.Verdicts[r.Reason]
+		out.Verdict = out.T[verdictKey(r.Reason)]
 		return renderUpload(c, http.StatusOK, out)
 	}
 }
@@ -150,49 +159,34 @@ func statusOf(err error) int {
 	return http.StatusBadRequest
 }
 
-func langOf(c echo.Context) string {
-	if lang := c.QueryParam("lang"); lang == "ru" || lang == "en" {
-		return lang
+// verdictKey is the strings key of what a result means, by its reason.
+func verdictKey(r pades.Reason) string {
+	if r == "" {
+		return "verdict.INTACT"
 	}
-	return "uz"
+	return "verdict." + string(r)
 }
 
 func renderUpload(c echo.Context, code int, v uploadView) error {
-	var buf bytes.Buffer
-	if err := uploadTmpl.Execute(&buf, v); err != nil {
-		return err
-	}
-	h := c.Response().Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
-	return c.HTMLBlob(code, buf.Bytes())
+	return render(c, code, uploadTmpl, v, "; form-action 'self'; frame-ancestors 'none'")
 }
 
-var uploadTmpl = template.Must(template.New("upload").Funcs(template.FuncMap{
-	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
-}).Parse(`<!doctype html>
-<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>{{.C.Heading}}</title>
-<style>` + pageCSS + `
-.verdict{border-radius:10px;padding:14px 16px;margin:16px 0;font-weight:600;background:#fdecea;color:#8a1c12}
-.verdict.good{background:#e7f6ec;color:#14632f}.verdict.partly{background:#fff4e0;color:#7a4b00}
-form{margin-top:20px;display:flex;flex-wrap:wrap;gap:12px;align-items:center}
-button{font:inherit;padding:8px 18px;border-radius:8px;border:0;background:#1a4fa0;color:#fff;cursor:pointer}
-</style></head><body><main>
-<h1>{{.C.Heading}}</h1><p class="muted">{{.C.Intro}}</p>
-{{if .Error}}<p class="verdict" role="alert">{{.Error}}</p>{{end}}
-{{if .Checked}}<p class="verdict{{if .Good}} good{{else if .Partly}} partly{{end}}" role="status">{{.Verdict}}</p>
-<dl><dt>{{.C.SealedBy}}</dt><dd>{{if .Answer.Sealed}}{{.C.Yes}}{{else}}{{.C.No}}{{end}}</dd>
-<dt>{{.C.Unchanged}}</dt><dd>{{if .Answer.Intact}}{{.C.Yes}}{{else}}{{.C.No}}{{end}}</dd>
-{{with .Answer.Number}}<dt>{{$.L.Number}}</dt><dd>{{.}}</dd>{{end}}
-{{with .Answer.Version}}<dt>{{$.C.Version}}</dt><dd>{{.}}{{if $.Current}} <span class="muted">({{$.C.NewerVersion}}: {{$.Current}})</span>{{end}}</dd>{{end}}
-{{with .Status}}<dt>{{$.L.Status}}</dt><dd><span class="badge">{{.}}</span></dd>{{end}}
-{{if and .Answer.Sealed (not .Result.SignedAt.IsZero)}}<dt>{{.C.SealTime}}</dt><dd>{{when .Result.SignedAt}}</dd>{{end}}
-{{if not .Result.StampedAt.IsZero}}<dt>{{.C.Timestamp}}</dt><dd>{{when .Result.StampedAt}}</dd>{{end}}
+var uploadTmpl = document.Page("upload", []byte(head+`<h1>{{.T.checkTitle}}</h1></div>
+<section class="card">
+<p class="lead">{{.T.checkIntro}}</p>
+{{- if .Error}}<p class="verdict" role="alert">{{.Error}}</p>{{end}}
+{{- if .Checked}}<p class="verdict{{if .Good}} good{{else if .Partly}} partly{{end}}" role="status">{{.Verdict}}</p>
+<dl><dt>{{.T.sealedBy}}</dt><dd>{{if .Answer.Sealed}}{{.T.yes}}{{else}}{{.T.no}}{{end}}</dd>
+<dt>{{.T.unchanged}}</dt><dd>{{if .Answer.Intact}}{{.T.yes}}{{else}}{{.T.no}}{{end}}</dd>
+{{with .Answer.Number}}<dt>{{$.T.number}}</dt><dd>{{.}}</dd>{{end}}
+{{with .Answer.Version}}<dt>{{$.T.version}}</dt><dd>{{.}}{{if $.Current}} <span class="muted">({{$.T.newerVersion}}: {{$.Current}})</span>{{end}}</dd>{{end}}
+{{with .Status}}<dt>{{$.T.status}}</dt><dd>{{.}}</dd>{{end}}
+{{with .SealTime}}<dt>{{$.T.sealTime}}</dt><dd>{{.}}</dd>{{end}}
+{{with .StampTime}}<dt>{{$.T.timestamp}}</dt><dd>{{.}}</dd>{{end}}
 </dl>{{end}}
 <form method="post" action="/verify?lang={{.Lang}}" enctype="multipart/form-data">
-<label>{{.C.File}} <input type="file" name="file" accept="application/pdf" required></label>
-<button type="submit">{{.C.Check}}</button></form>
-{{if .Fingerprint}}<p class="muted">{{.L.Seal}}:<br><span class="hash">{{.Fingerprint}}</span></p>{{end}}
+<label>{{.T.checkFile}} <input type="file" name="file" accept="application/pdf" required></label>
+<button type="submit">{{.T.checkButton}}</button></form>
+{{- if .Fingerprint}}<p class="seal">{{.T.seal}}:<br><span class="hash">{{.Fingerprint}}</span></p>{{end}}
+</section>
 </main></body></html>`))

@@ -14,6 +14,7 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/server"
+	"contracts/server/i18n"
 	"contracts/server/pdf"
 	"contracts/server/pdf/pades"
 	"contracts/signflow"
@@ -197,13 +198,13 @@ func TestUploadPage(t *testing.T) {
 	edited[100] ^= 0x20
 	for _, lang := range []string{"uz", "ru", "en"} {
 		code, body := u.post(t, "?lang="+lang, "file", good, "text/html")
-		c := checkText[lang]
-		for _, want := range []string{`lang="` + lang + `"`, c.Verdicts[""], u.c.Number, text[lang].state("CREATED"), sealID.Fingerprint(), `name="file"`} {
+		c := i18n.Verify.For(lang)
+		for _, want := range []string{`lang="` + lang + `"`, c["verdict.INTACT"], u.c.Number, c["status.CREATED"], sealID.Fingerprint(), `name="file"`} {
 			if code != 200 || !strings.Contains(body, want) {
 				t.Errorf("%s: %d, page lacks %q", lang, code, want)
 			}
 		}
-		if _, body := u.post(t, "?lang="+lang, "file", edited, ""); !strings.Contains(body, c.Verdicts[pades.Modified]) || strings.Contains(body, u.c.Number) {
+		if _, body := u.post(t, "?lang="+lang, "file", edited, ""); !strings.Contains(body, c["verdict.MODIFIED"]) || strings.Contains(body, u.c.Number) {
 			t.Errorf("%s: the edited file's page lacks the verdict or shows the number", lang)
 		}
 	}
@@ -213,7 +214,7 @@ func TestUploadPage(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(b), checkText["ru"].Check) || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "form-action 'self'") {
+	if resp.StatusCode != 200 || !strings.Contains(string(b), i18n.Verify.For("ru")["checkButton"]) || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "form-action 'self'") {
 		t.Errorf("GET /verify: %d %s", resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
 	}
 }

@@ -1,13 +1,18 @@
 // Package verify serves the public page a contract's QR code leads to:
 // number, status, party names with masked numbers and the document hash,
-// and nothing more personal.
+// and nothing more personal; and the page that checks an uploaded PDF's
+// seal.
 package verify
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"html/template"
 	"net/http"
 
+	"contracts/server/document"
+	"contracts/server/i18n"
 	"contracts/server/pdf/pades"
 	"contracts/signflow"
 
@@ -25,9 +30,11 @@ type Deps struct {
 	Lookup Lookup
 }
 
-// Register mounts GET /verify/:id on the embedded listener and, with a
-// Verifier, the upload form GET /verify and its check POST /verify.
+// Register mounts GET /verify/:id and the pages' files on the embedded
+// listener and, with a Verifier, the upload form GET /verify and its check
+// POST /verify.
 func Register(e *echo.Echo, d Deps) {
+	e.GET("/verify/assets/:name", asset)
 	e.GET("/verify/:id", func(c echo.Context) error { return page(c, d.Service, d.SealFingerprint) })
 	if d.Verifier != nil {
 		lookup := d.Lookup
@@ -39,68 +46,113 @@ func Register(e *echo.Echo, d Deps) {
 	}
 }
 
+// view is the contract page: the document's head and parties, masked.
 type view struct {
-	Lang, Title, Number, Status, Hash, Fingerprint string
-	L                                              labels
-	Parties                                        []partyView
+	Lang, Title, Fingerprint, Version string
+	T                                 i18n.Dict
+	Doc                               *document.Doc // nil: no contract matches the link
 }
 
-type partyView struct{ Role, Name, IN, Status string }
-
 func page(c echo.Context, svc *signflow.Service, fingerprint string) error {
-	lang := c.QueryParam("lang")
-	if lang != "ru" && lang != "en" {
-		lang = "uz"
-	}
-	l := text[lang]
+	lang := langOf(c)
+	t := i18n.Verify.For(lang)
+	out := view{Lang: lang, Title: t["verifyTitle"], T: t, Version: version, Fingerprint: fingerprint}
 	v, err := svc.Verify(c.Param("id"), c.QueryParam("h"))
 	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
-		return render(c, http.StatusNotFound, view{Lang: lang, L: l})
+		return render(c, http.StatusNotFound, tmpl, out, "")
 	} else if err != nil {
 		return err
 	}
-	out := view{Lang: lang, L: l, Title: v.Template.Name.In(lang), Number: v.Number, Status: l.state(v.Status), Hash: v.Hash, Fingerprint: fingerprint}
-	out.Parties = []partyView{
-		{Role: v.Template.SellerName.In(lang), Name: signflow.PartyName(v.Seller, signflow.MaskIN(v.SellerIN)), IN: signflow.MaskIN(v.SellerIN), Status: l.state(v.SellerStatus)},
-		{Role: v.Template.BuyerName.In(lang), Name: signflow.PartyName(v.Buyer, signflow.MaskIN(v.BuyerIN)), IN: signflow.MaskIN(v.BuyerIN), Status: l.state(v.BuyerStatus)},
-	}
-	return render(c, http.StatusOK, out)
+	out.Doc = document.New(v, nil, lang, document.Options{Masked: true})
+	return render(c, http.StatusOK, tmpl, out, "")
 }
 
-func render(c echo.Context, code int, v view) error {
+// render writes a page; csp adds to the policy both pages share.
+func render(c echo.Context, code int, t *template.Template, data any, csp string) error {
 	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, v); err != nil {
+	if err := t.Execute(&buf, data); err != nil {
 		return err
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'"+csp)
 	return c.HTMLBlob(code, buf.Bytes())
 }
 
-// pageCSS is the look both verify pages share.
-const pageCSS = `
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f6f8;color:#1d2733;margin:0;padding:24px}
-main{max-width:640px;margin:0 auto;background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.08);padding:28px}
-h1{font-size:1.3rem;margin:0 0 4px}.muted{color:#5b6775}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:8px 16px;margin:20px 0}dt{color:#5b6775}dd{margin:0}
-.hash{font-family:ui-monospace,Menlo,monospace;word-break:break-all;font-size:.85rem}
-table{width:100%;border-collapse:collapse;margin-top:8px}td,th{text-align:left;padding:8px;border-bottom:1px solid #e6e9ed}
-.badge{display:inline-block;padding:2px 10px;border-radius:999px;background:#e8f1ff;color:#1a4fa0;font-weight:600}
+func langOf(c echo.Context) string {
+	if lang := c.QueryParam("lang"); i18n.Verify.Has(lang) {
+		return lang
+	}
+	return "uz"
+}
+
+// files are the pages' style sheets; version, their digest, keeps the
+// links fresh.
+var files, version = func() (map[string][]byte, string) {
+	f := map[string][]byte{"document.css": document.CSS(), "verify.css": []byte(pageCSS)}
+	sum := sha256.New()
+	sum.Write(f["document.css"])
+	sum.Write(f["verify.css"])
+	return f, hex.EncodeToString(sum.Sum(nil))[:12]
+}()
+
+func asset(c echo.Context) error {
+	body, ok := files[c.Param("name")]
+	if !ok {
+		return echo.ErrNotFound
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, "text/css; charset=utf-8", body)
+}
+
+// pageCSS is what both verify pages add to document.css.
+const pageCSS = `.vpage { max-width: 680px; padding-top: 28px; }
+.vhead { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: 14px; font-weight: 650; }
+.vmark { display: grid; place-items: center; width: 30px; height: 30px; border-radius: 9px; background: var(--accent); color: #fff; flex: none; }
+.vhead h1, .vhead p { margin: 0; font-size: 14px; font-weight: 650; letter-spacing: 0; color: var(--muted); }
+.lead { color: var(--muted); margin-top: 4px; }
+.none { text-align: center; padding-block: 36px; }
+.none h2 { font-size: 19px; text-transform: none; letter-spacing: 0; color: var(--ink); margin: 0; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 8px 16px; margin: 20px 0 0; }
+dt { color: var(--muted); }
+dd { margin: 0; font-weight: 550; }
+.hash { font: 12.5px/1.5 ui-monospace, "SFMono-Regular", Menlo, "DejaVu Sans Mono", monospace; word-break: break-all; }
+.verdict { border-radius: 12px; padding: 14px 16px; margin: 18px 0 0; font-weight: 600; background: var(--danger-soft); color: var(--danger); }
+.verdict.good { background: var(--ok-soft); color: var(--ok); }
+.verdict.partly { background: var(--warn-soft); color: var(--warn); }
+form { margin-top: 20px; display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
+form label { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; font-weight: 600; }
+button { font: inherit; font-weight: 650; padding: 10px 20px; border-radius: 11px; border: 0; background: var(--accent); color: #fff; cursor: pointer; }
+button:hover { background: var(--accent-hover); }
+.seal { margin-top: 18px; font-size: 13px; color: var(--muted); }
+@media (max-width: 560px) { .vpage { padding-top: 8px; } dl { grid-template-columns: 1fr; gap: 2px; } dd { margin-bottom: 8px; } }
 `
 
-var tmpl = template.Must(template.New("verify").Parse(`<!doctype html>
+// head is the top of both pages: the service's mark and the page's name.
+const head = `<!doctype html>
 <html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>{{.L.Heading}}</title>
-<style>` + pageCSS + `</style></head><body><main>
-{{if .Number}}
-<h1>{{.L.Heading}}</h1><p class="muted">{{.Title}}</p>
-<dl><dt>{{.L.Number}}</dt><dd>{{.Number}}</dd><dt>{{.L.Status}}</dt><dd><span class="badge">{{.Status}}</span></dd>
-<dt>SHA-256</dt><dd class="hash">{{.Hash}}</dd>
-{{if .Fingerprint}}<dt>{{.L.Seal}}</dt><dd class="hash">{{.Fingerprint}}</dd>{{end}}</dl>
-<table><thead><tr><th>{{.L.Party}}</th><th>{{.L.Name}}</th><th>{{.L.IN}}</th><th>{{.L.Status}}</th></tr></thead><tbody>
-{{range .Parties}}<tr><td>{{.Role}}</td><td>{{.Name}}</td><td>{{.IN}}</td><td>{{.Status}}</td></tr>{{end}}
-</tbody></table>
-{{else}}<h1>{{.L.NotFound}}</h1>{{end}}
+<meta name="robots" content="noindex, nofollow">
+<title>{{.Title}}</title>
+<link rel="stylesheet" href="/verify/assets/document.css?v={{.Version}}">
+<link rel="stylesheet" href="/verify/assets/verify.css?v={{.Version}}">
+</head><body><main class="page vpage">
+<div class="vhead"><span class="vmark" aria-hidden="true"><svg viewBox="0 0 24 24" width="16" height="16"><path fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round" d="M5 12.5l4.5 4.5L19 7.5"/></svg></span>`
+
+var tmpl = document.Page("verify", []byte(head+`<p>{{.T.verifyTitle}}</p></div>
+{{- with .Doc}}
+<article class="card doc" aria-labelledby="doc-title">
+{{template "doc-head" .}}
+{{template "doc-parties" .}}
+<footer class="doc-foot"><span>{{.T.hash}}</span> <code>{{.Hash}}</code></footer>
+{{- if $.Fingerprint}}
+<p class="doc-foot"><span>{{$.T.seal}}</span> <code>{{$.Fingerprint}}</code></p>
+{{- end}}
+</article>
+{{- else}}
+<section class="card none"><h2>{{.T.verifyNotFound}}</h2></section>
+{{- end}}
 </main></body></html>`))

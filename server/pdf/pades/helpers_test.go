@@ -20,39 +20,21 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/internal/testtools"
+	"contracts/server/document"
 	"contracts/server/pdf"
 )
 
 // signedAt is the sample contract's last change: the seal's /M.
 var signedAt = time.Date(2026, 3, 2, 9, 31, 7, 0, time.UTC)
 
-var sampleText = map[string][3]string{ // title, seller, buyer
-	"uz": {"Oldi-sotdi shartnomasi", "Sotuvchi", "Xaridor"},
-	"ru": {"Договор купли-продажи", "Продавец", "Покупатель"},
-	"en": {"Sales contract", "Seller", "Buyer"},
-}
-
 // sampleDocument is a two-page contract in lang: the contract page and
 // the audit page.
-func sampleDocument(lang string) pdf.Document {
-	t := sampleText[lang]
-	at := signedAt
-	return pdf.Document{
-		Lang: lang, Title: t[0], Number: "2026-000042", Date: signedAt.Add(-24 * time.Hour), Status: "ACTIVE",
-		Seller:      pdf.Party{Name: "«Gʻalaba Savdo» MChJ", IN: "302123456", Type: pdf.PartyCompany, Address: "Toshkent sh., Amir Temur koʻchasi, 15"},
-		Buyer:       pdf.Party{Name: "Иванов Пётр Сергеевич", IN: "31204567890123", Type: pdf.PartyClient, Passport: "AD1234567"},
-		SellerLabel: t[1], BuyerLabel: t[2],
-		Body:     strings.Repeat("The Seller shall deliver the goods and the Buyer shall pay for them on time. ", 12),
-		Products: []pdf.Product{{Name: "Televizor", Unit: "pcs", Quantity: 2, Price: 450000, Amount: 900000}},
-		Currency: "UZS", Price: 900000, InitialPayment: 100000,
-		Signatures: []pdf.Signature{
-			{Role: t[1], Name: "«Gʻalaba Savdo» MChJ", Status: "ACCEPTED", Method: "E_IMZO", At: &at},
-			{Role: t[2], Name: "Иванов Пётр Сергеевич", Status: "ACCEPTED", Method: "OTP_SMS", At: &at},
-		},
-		Audit: []pdf.AuditRow{{At: at, Event: "SIGNED", Actor: "302123456", IP: "10.0.0.5", UserAgent: "E-IMZO/4.64", Method: "E_IMZO"}},
-		Hash:  strings.Repeat("ab", 32), VerifyURL: "https://contracts.example.uz/verify/x?h=abababababababab",
-	}
+func sampleDocument(lang string) *document.Doc {
+	v, audit := fixture.SampleView(1, 1)
+	v.WitnessIDs, v.Payments = nil, nil
+	return document.New(v, audit, lang, document.Options{VerifyURL: "https://contracts.example.uz/verify/x?h=abababababababab"})
 }
 
 // mustRender renders the sample contract in lang.

@@ -1,0 +1,302 @@
+// Package document is the contract as a person reads it, in one language:
+// every word and number the signing page, the cabinet, the verify page
+// and the PDF show of a contract, built once from the domain's contract
+// view. The pages render it with the shared card (card.html), the PDF
+// with its own layout; none of them formats a value or translates a code
+// of its own.
+package document
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"contracts/server/i18n"
+	"contracts/signflow"
+)
+
+// Doc is a contract as a person reads it in Lang. Its fields are text to
+// print as it is, except the codes kept beside their words for styling.
+// It holds no map and nothing of the moment it is built, so the same
+// contract version always makes the same Doc.
+type Doc struct {
+	Lang string
+	// T is the document's words in Lang (assets/i18n/document.json), for
+	// the labels a layout puts around the fields.
+	T i18n.Dict `json:"-"`
+
+	ID, Number, NumberText, Title string
+	Created                       time.Time // when the contract was drawn up
+	Date, DateText                string    // "01.03.2026"; "Drawn up on 01.03.2026"
+	// Status is the contract's status code; StatusText its word,
+	// StatusClass its code in lower case, for styling.
+	Status, StatusText, StatusClass string
+
+	Currency string
+	// Price, Initial (empty when there is none) and Delivery (empty when
+	// unset), as read.
+	Price, Initial, Delivery string
+	// Parties are the seller, then the buyer.
+	Parties []Party
+	// Terms are the filled template fields, in their position and then in
+	// the template's order of fields.
+	Terms []Term
+	// Products and Payments are the tables; their money cells are numbers
+	// without the currency, which their headings name; totals carry it.
+	Products                    []Product
+	ProductsTotal               string
+	PriceHeading, AmountHeading string // "Price, UZS", "Amount, UZS"
+	Payments                    []Payment
+	PaymentsTotal               string
+	Witnesses                   []string
+	Body                        string // the template body with its placeholders filled
+	Hash                        string
+	Audit                       []Event
+	VerifyURL                   string // the verify page's link; empty when not printed
+	Masked                      bool   // numbers and unregistered names are masked (Options.Masked)
+}
+
+// Party is one side of the contract.
+type Party struct {
+	Role    string // the template's name of the side, e.g. "Sotuvchi"
+	Name    string
+	IN      string // the number, masked on the verify page
+	IDLabel string // "STIR" for a company's number, "JShShIR" for a person's
+	Company bool
+	// Passport and Address are what the creator's tenant knows; empty on
+	// the verify page.
+	Passport, Address string
+	// Status is the party's status code; StatusText its word.
+	Status, StatusText, StatusClass string
+	// Method and SignedAt say how and when the party signed; empty until then.
+	Method, SignedAt string
+	You              bool // the party is the reader (Options.Viewer)
+}
+
+// Term is one label and its value.
+type Term struct{ Label, Value string }
+
+// Product is one row of the goods table.
+type Product struct {
+	N                              int
+	Name, Qty, Unit, Price, Amount string
+	Extra                          []Term // the product's own fields, then its delivery date
+}
+
+// Payment is one row of the payment schedule.
+type Payment struct {
+	N            int
+	Date, Amount string
+}
+
+// Event is one line of the audit trail.
+type Event struct {
+	At, Label string
+	// Actor names who acted: a party's role, the number of anyone else,
+	// or the system; ActorIN is the number, empty for the system.
+	Actor, ActorIN string
+	IP, UserAgent  string
+	Method         string // how the act was confirmed, empty when nothing confirmed it
+	Code           string // the event's code, e.g. CONTRACT_SIGNED
+}
+
+// Options are what a surface adds to the contract.
+type Options struct {
+	// Viewer is the number of the party reading, marked You; empty for none.
+	Viewer string
+	// VerifyURL is the verify page's link the PDF prints as a QR code.
+	VerifyURL string
+	// Masked leaves out everything but the number, title, date, status,
+	// parties and hash, with the parties' numbers masked: the public
+	// verify page.
+	Masked bool
+}
+
+// Words returns the document's words in lang, Uzbek for an unknown one.
+func Words(lang string) i18n.Dict { return i18n.Document.For(lang) }
+
+// Lang returns lang when it is one of the document's languages, else uz.
+func Lang(lang string) string {
+	if slices.Contains(signflow.Languages, lang) {
+		return lang
+	}
+	return "uz"
+}
+
+// New builds the document of a contract view with its audit trail in lang.
+func New(v *signflow.ContractView, audit []*signflow.AuditEvent, lang string, o Options) *Doc {
+	lang = Lang(lang)
+	t := Words(lang)
+	tpl := v.Template
+	if tpl == nil {
+		tpl = &signflow.Template{}
+	}
+	d := &Doc{Lang: lang, T: t, ID: v.ID, Number: v.Number, NumberText: t.F("contractNo", "number", v.Number),
+		Title: tpl.Name.In(lang), Created: v.CreatedAt, Date: Date(v.CreatedAt), DateText: t.F("dated", "date", Date(v.CreatedAt)),
+		Status: v.Status, StatusText: t.Or("status."+v.Status, v.Status), StatusClass: strings.ToLower(v.Status),
+		Hash: v.Hash, Masked: o.Masked}
+	d.Parties = []Party{
+		d.party(tpl.SellerName, v.SellerIN, v.SellerStatus, v.Seller, v, o),
+		d.party(tpl.BuyerName, v.BuyerIN, v.BuyerStatus, v.Buyer, v, o),
+	}
+	if o.Masked {
+		return d
+	}
+	d.VerifyURL, d.Currency = o.VerifyURL, v.Currency
+	d.Price = Money(v.Price, v.Currency)
+	if v.InitialPayment != 0 {
+		d.Initial = Money(v.InitialPayment, v.Currency)
+	}
+	if v.DeliveryAt != nil {
+		d.Delivery = Date(*v.DeliveryAt)
+	}
+	d.PriceHeading = t.F("inCurrency", "label", t["colPrice"], "currency", v.Currency)
+	d.AmountHeading = t.F("inCurrency", "label", t["colAmount"], "currency", v.Currency)
+	d.terms(v, tpl)
+	d.products(v, tpl)
+	var total int64
+	for i, p := range v.Payments {
+		d.Payments = append(d.Payments, Payment{N: i + 1, Date: Date(p.PaymentDate), Amount: Money(p.Amount, "")})
+		total += p.Amount
+	}
+	d.PaymentsTotal = Money(total, v.Currency)
+	d.Witnesses = slices.Clone(v.WitnessIDs)
+	d.Body = signflow.FillBody(v, lang, signflow.BodyFormat{
+		Money: func(minor int64) string { return Money(minor, "") },
+		Value: func(val signflow.Value) string { return d.value(tpl.Field(val.TemplateFieldID), val.Value) },
+	})
+	for _, e := range audit {
+		d.Audit = append(d.Audit, d.event(e))
+	}
+	return d
+}
+
+// party describes one side; on the verify page with its number masked.
+func (d *Doc) party(role signflow.Text, in, status string, c *signflow.Client, v *signflow.ContractView, o Options) Party {
+	t := d.T
+	p := Party{Role: role.In(d.Lang), Name: signflow.PartyName(c, in), IN: in, IDLabel: IDLabel(t, in),
+		Company: signflow.ClientTypeOf(in) == signflow.ClientCompany, Status: status,
+		StatusText: t.Or("party."+status, status), StatusClass: strings.ToLower(status), You: in != "" && in == o.Viewer}
+	if o.Masked {
+		p.IN, p.Name = signflow.MaskIN(in), signflow.PartyName(c, signflow.MaskIN(in))
+		return p
+	}
+	if c != nil {
+		p.Address = c.Address
+		if !p.Company {
+			p.Passport = c.Passport
+		}
+	}
+	if sig := v.Signatures[in]; sig != nil && status == signflow.PartyAccepted {
+		p.Method, p.SignedAt = t.Or("method."+sig.Method, sig.Method), Time(sig.At)
+	}
+	return p
+}
+
+// terms lists the filled fields in their position, then in the
+// template's order of fields.
+func (d *Doc) terms(v *signflow.ContractView, tpl *signflow.Template) {
+	order := map[string]int{}
+	for i, f := range tpl.Fields {
+		order[f.ID] = i
+	}
+	values := slices.Clone(v.Values)
+	slices.SortStableFunc(values, func(a, b signflow.Value) int {
+		if a.Position != b.Position {
+			return int(a.Position) - int(b.Position)
+		}
+		return order[a.TemplateFieldID] - order[b.TemplateFieldID]
+	})
+	for _, val := range values {
+		f := tpl.Field(val.TemplateFieldID)
+		label := val.KeyName
+		if f != nil {
+			label = f.Name.In(d.Lang)
+		}
+		d.Terms = append(d.Terms, Term{Label: label, Value: d.value(f, val.Value)})
+	}
+}
+
+// products lists the goods, each with its own fields in the template's
+// order of fields (unknown keys after them, by name) and its delivery date.
+func (d *Doc) products(v *signflow.ContractView, tpl *signflow.Template) {
+	rank := func(key string) int {
+		for i, f := range tpl.Fields {
+			if f.KeyName == key && !f.Deleted {
+				return i
+			}
+		}
+		return len(tpl.Fields)
+	}
+	var total int64
+	for i, p := range v.Products {
+		row := Product{N: i + 1, Name: p.Name, Qty: Quantity(p.Quantity), Unit: d.T.Or("unit."+p.Unit, p.Unit),
+			Price: Money(p.Price, ""), Amount: Money(p.Amount, "")}
+		keys := make([]string, 0, len(p.Values))
+		for k := range p.Values {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b string) int {
+			if ra, rb := rank(a), rank(b); ra != rb {
+				return ra - rb
+			}
+			return strings.Compare(a, b)
+		})
+		for _, k := range keys {
+			f := tpl.FieldByKey(k)
+			label, text := k, anyText(p.Values[k])
+			if f != nil {
+				label, text = f.Name.In(d.Lang), d.value(f, text)
+			}
+			row.Extra = append(row.Extra, Term{Label: label, Value: text})
+		}
+		if p.DeliveryAt != nil {
+			row.Extra = append(row.Extra, Term{Label: d.T["deliveryAt"], Value: Date(*p.DeliveryAt)})
+		}
+		total += p.Amount
+		d.Products = append(d.Products, row)
+	}
+	d.ProductsTotal = Money(total, v.Currency)
+}
+
+// event describes one line of the audit trail.
+func (d *Doc) event(e *signflow.AuditEvent) Event {
+	out := Event{At: Time(e.At), Label: d.T.Or("event."+e.Type, e.Type), ActorIN: e.ActorIN, IP: e.IP, UserAgent: e.UserAgent,
+		Code: e.Type}
+	switch {
+	case e.ActorIN == "":
+		out.Actor = d.T["system"]
+	default:
+		out.Actor = e.ActorIN
+		for _, p := range d.Parties {
+			if p.IN == e.ActorIN {
+				out.Actor = p.Role
+			}
+		}
+	}
+	if e.Method != "" {
+		out.Method = d.T.Or("method."+e.Method, e.Method)
+	}
+	return out
+}
+
+// Seller and Buyer return the two parties.
+func (d *Doc) Seller() Party { return d.Parties[0] }
+
+// Buyer is the buyer's side.
+func (d *Doc) Buyer() Party { return d.Parties[1] }
+
+// IDLabel names a party's number by the kind of party it belongs to: the
+// TIN of a company, the PINFL of a person.
+func IDLabel(t i18n.Dict, in string) string {
+	if signflow.ClientTypeOf(in) == signflow.ClientCompany {
+		return t["tin"]
+	}
+	return t["pinfl"]
+}
+
+// Rows estimates the work of laying the document out, in table rows:
+// products, payments, terms, audit events, and each 2,000 characters of body.
+func (d *Doc) Rows() int {
+	return len(d.Products) + len(d.Payments) + len(d.Terms) + len(d.Audit) + len(d.Body)/2000
+}
