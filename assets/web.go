@@ -3,6 +3,7 @@ package assets
 import "embed"
 
 // Sign holds the signing page under sign/: page.html (an html/template),
+// steps.html (the signing steps' partials, which the cabinet uses too),
 // sign.css, sign.js, and the identity popup's idp.html and idp.js.
 //
 //go:embed sign

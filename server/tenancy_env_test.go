@@ -21,6 +21,7 @@ import (
 	"contracts/server/embedded"
 	"contracts/server/keyapi"
 	"contracts/server/signpage"
+	"contracts/server/verify"
 	"contracts/signflow"
 	"contracts/signflow/sms"
 
@@ -60,6 +61,7 @@ func newTenancy(t *testing.T) *tenancy {
 	emb.IPExtractor = echo.ExtractIPDirect()
 	embedded.Register(emb, embedded.Deps{Service: w.Service, BaseURL: "http://embedded.test", Now: w.Clock.Now})
 	signpage.Register(emb, signpage.Deps{Service: w.Service, Now: w.Clock.Now, Log: zerolog.Nop()})
+	verify.Register(emb, verify.Deps{Service: w.Service})
 	key := server.NewEcho("key", zerolog.Nop(), nil, true)
 	key.IPExtractor = echo.ExtractIPDirect()
 	keyapi.Register(key, keyapi.Deps{Service: w.Service, VerifyBaseURL: "http://embedded.test", Now: w.Clock.Now})

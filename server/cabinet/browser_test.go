@@ -7,6 +7,7 @@ import (
 
 	"contracts/internal/browsertest"
 	"contracts/internal/fixture"
+	"contracts/server/document"
 	"contracts/signflow"
 
 	"github.com/chromedp/chromedp"
@@ -155,5 +156,44 @@ func waitButton(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	if err := chromedp.Do(browsertest.Within(t, ctx, 10*time.Second), chromedp.WaitVisible("button "+name, browsertest.ByName("button", name))); err != nil {
 		t.Fatalf("button %q: %v", name, err)
+	}
+}
+
+// The contract page and the list in each language, at desktop and phone
+// width: the document card, its audit trail and the actions, all in the
+// page's language (with CONTRACTS_SCREENSHOTS set, screenshots to look at).
+func TestBrowserContractInEachLanguage(t *testing.T) {
+	e := newEnv(t, options{})
+	ctx := browsertest.Start(t)
+	id := e.create(t, map[string]any{"buyerIn": fixture.CustomerIN, "initialPayment": 20000000,
+		"values": []map[string]any{{"keyName": "deliveryAddress", "value": "Toshkent, Chilonzor 7"}, {"keyName": "warrantyMonths", "value": "12"}},
+		"products": []map[string]any{{"name": "Smartphone Nova X", "quantity": 1, "price": 140000000, "unit": "DONA", "values": map[string]any{"color": "Graphite"}},
+			{"name": "Silicone case", "quantity": 2, "price": 5000000, "unit": "DONA"}},
+		"payments": []map[string]any{{"amount": 65000000, "paymentDate": "2026-12-22T00:00:00Z"}, {"amount": 65000000, "paymentDate": "2027-01-22T00:00:00Z"}},
+	})
+	login(t, ctx, e, e.srv.URL+"/cabinet?lang=en", fixture.CustomerIN, custPhone)
+	for _, lang := range signflow.Languages {
+		words := document.Words(lang)
+		nav(t, ctx, e.srv.URL+"/cabinet?lang="+lang)
+		browsertest.WaitText(t, ctx, words["status.CREATED"])
+		browsertest.Screenshot(t, ctx, "cabinet-"+lang+"-list", 1280)
+		browsertest.Screenshot(t, ctx, "cabinet-"+lang+"-list-phone", 390)
+		nav(t, ctx, e.srv.URL+"/cabinet/contracts/"+id+"?lang="+lang)
+		for _, w := range []string{words["event.CONTRACT_CREATED"], words["unit.DONA"], words["pinfl"]} {
+			browsertest.WaitText(t, ctx, w)
+		}
+		browsertest.Screenshot(t, ctx, "cabinet-"+lang+"-contract", 1280)
+		browsertest.Screenshot(t, ctx, "cabinet-"+lang+"-contract-phone", 390)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1100, 2400)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// nav opens url in the tab.
+func nav(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	if err := chromedp.Do(browsertest.Within(t, ctx, 10*time.Second), chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
 	}
 }

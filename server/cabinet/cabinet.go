@@ -107,7 +107,7 @@ func newHandler(d Deps) *handler {
 	if err != nil {
 		panic(err) // embedded at build time
 	}
-	h.tmpl = document.Page("page.html", page)
+	h.tmpl = document.Page("page.html", page, mustRead(assets.Sign, "sign/steps.html"))
 	sum := sha256.New()
 	// In a fixed order: the version must not vary.
 	for _, f := range []struct {

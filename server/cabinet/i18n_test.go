@@ -31,7 +31,7 @@ func TestEveryStringInEveryLanguage(t *testing.T) {
 		}
 		return string(b)
 	}
-	find(read(assets.Cabinet, "cabinet/page.html"), regexp.MustCompile(`\.T\.([A-Za-z0-9]+)`))
+	find(read(assets.Cabinet, "cabinet/page.html")+read(assets.Sign, "sign/steps.html"), regexp.MustCompile(`\.T\.([A-Za-z0-9]+)`))
 	find(string(assets.CommonJS), regexp.MustCompile(`fmt\('([A-Za-z0-9.]+)'`), regexp.MustCompile(`'(err\.[A-Za-z]+)'`))
 	find(read(assets.Cabinet, "cabinet/cabinet.js"), regexp.MustCompile(`fmt\('([A-Za-z0-9.]+)'`), regexp.MustCompile(`'(err\.[A-Za-z]+)'`),
 		regexp.MustCompile(`\bT\.([A-Za-z0-9]+)`))

@@ -13,9 +13,13 @@ import (
 // takes a *Doc.
 var partials = template.Must(template.New("card.html").ParseFS(assets.Document, "document/card.html"))
 
-// Page parses a page's template with the document's partials beside it.
-func Page(name string, src []byte) *template.Template {
+// Page parses a page's template with the document's partials beside it,
+// and the page's own partials (files of {{define}}s) when given.
+func Page(name string, src []byte, more ...[]byte) *template.Template {
 	t := template.Must(partials.Clone())
+	for _, p := range more {
+		template.Must(t.New("").Parse(string(p)))
+	}
 	return template.Must(t.New(name).Parse(string(src)))
 }
 

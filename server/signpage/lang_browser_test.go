@@ -34,12 +34,10 @@ func TestBrowserPageInEachLanguage(t *testing.T) {
 				t.Fatalf("html lang %q (%v)", got, err)
 			}
 			browsertest.WaitText(t, ctx, e.Template.Name.In(lang))
-			browsertest.Screenshot(t, ctx, lang+"-review", 820)
-			if lang == "en" {
-				browsertest.Screenshot(t, ctx, lang+"-review-phone", 390)
-				if err := chromedp.Do(ctx, chromedp.EmulateViewport(820, 900)); err != nil {
-					t.Fatal(err)
-				}
+			browsertest.Screenshot(t, ctx, "sign-"+lang+"-review", 1280)
+			browsertest.Screenshot(t, ctx, "sign-"+lang+"-review-phone", 390)
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(820, 900)); err != nil {
+				t.Fatal(err)
 			}
 			browsertest.Click(t, ctx, "button", n[0])
 			browsertest.Type(t, ctx, n[2], "12")
@@ -47,7 +45,8 @@ func TestBrowserPageInEachLanguage(t *testing.T) {
 			if _, err := chromedp.Run(browsertest.Within(t, ctx, 5*time.Second), chromedp.WaitVisible(n[4], browsertest.ByName("button", n[4]))); err != nil {
 				t.Fatalf("%s: %v", n[4], err)
 			}
-			browsertest.Screenshot(t, ctx, lang+"-code", 820)
+			browsertest.Screenshot(t, ctx, "sign-"+lang+"-code", 1280)
+			browsertest.Screenshot(t, ctx, "sign-"+lang+"-code-phone", 390)
 		})
 	}
 }

@@ -167,7 +167,7 @@ func TestEveryStringTranslated(t *testing.T) {
 	used := regexp.MustCompile(`\$?\.T\.(\w+)|fmt\('([\w.]*\w)'[,)]`) // not the prefixes of dynamic keys
 	checked := map[string]bool{}
 	files := map[string][]byte{"common.js": assets.CommonJS}
-	for _, name := range []string{"sign/page.html", "sign/sign.js", "sign/idp.html"} {
+	for _, name := range []string{"sign/page.html", "sign/steps.html", "sign/sign.js", "sign/idp.html"} {
 		files[name], _ = fs.ReadFile(assets.Sign, name)
 	}
 	for name, src := range files {

@@ -116,7 +116,7 @@ func newHandler(d Deps) *handler {
 	h := &handler{svc: d.Service, serviceName: d.ServiceName, source: strings.ToLower(d.ServiceName) + "-sdk",
 		limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now), files: map[string]*file{}, log: d.Log}
 	h.eimzo, h.eimzoCSP = eimzoConfig(d.EIMZO)
-	h.tmpl = document.Page("page.html", mustRead("sign/page.html"))
+	h.tmpl = document.Page("page.html", mustRead("sign/page.html"), mustRead("sign/steps.html"))
 	h.idpTmpl = template.Must(template.New("idp.html").Parse(string(mustRead("sign/idp.html"))))
 	sum := sha256.New()
 	// In a fixed order: the version must not vary.

@@ -39,21 +39,21 @@ func TestBrowserUpload(t *testing.T) {
 			}
 			browsertest.WaitText(t, ctx, c["checkIntro"])
 			if f.name == "intact" {
-				browsertest.Screenshot(t, ctx, "verify-"+lang+"-form", 820)
+				browsertest.Screenshot(t, ctx, "verify-"+lang+"-form", 1280)
 			}
 			if err := chromedp.Do(ctx, chromedp.SetUploadFiles(`input[name="file"]`, []string{f.path})); err != nil {
 				t.Fatal(err)
 			}
 			browsertest.Click(t, ctx, "button", c["checkButton"])
 			browsertest.WaitText(t, ctx, f.verdict)
-			browsertest.Screenshot(t, ctx, "verify-"+lang+"-"+f.name, 820)
+			browsertest.Screenshot(t, ctx, "verify-"+lang+"-"+f.name, 1280)
 			browsertest.Screenshot(t, ctx, "verify-"+lang+"-"+f.name+"-phone", 390)
 		}
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(820, 900), chromedp.Navigate(u.srv.URL+"/verify/"+u.c.ID+"?h="+u.c.Hash[:16]+"&lang="+lang)); err != nil {
 			t.Fatal(err)
 		}
 		browsertest.WaitText(t, ctx, c["seal"])
-		browsertest.Screenshot(t, ctx, "verify-"+lang+"-contract", 820)
+		browsertest.Screenshot(t, ctx, "verify-"+lang+"-contract", 1280)
 		browsertest.Screenshot(t, ctx, "verify-"+lang+"-contract-phone", 390)
 	}
 }
