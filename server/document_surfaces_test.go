@@ -167,4 +167,6 @@ func pageText(markup string) string {
 }
 
 // flat turns every run of whitespace (no-break spaces too) into one space.
-func flat(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ") }
+func flat(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
+}

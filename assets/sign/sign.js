@@ -261,7 +261,7 @@
     var submit = $('[data-action="confirm-eimzo"]'), detail = $('[data-eimzo-detail]'), local = null;
 
     function client() { return window.ContractsEIMZO || (local = local || localEIMZO(ez)); }
-    function mine(k) { return cfg.signerIn.length === 9 ? k.tin === cfg.signerIn : k.pinfl === cfg.signerIn && !k.tin; }
+    function mine(k) { return cfg.signerCompany ? k.tin === cfg.signerIn : k.pinfl === cfg.signerIn && !k.tin; }
     function keyText(k) {
       var id = k.tin ? fmt('tin') + ' ' + k.tin : k.pinfl ? fmt('pinfl') + ' ' + k.pinfl : '';
       return [k.name, id, k.validTo ? fmt('eimzoValidTo', { date: k.validTo }) : ''].filter(Boolean).join(' · ');

@@ -41,20 +41,23 @@ type pageData struct {
 
 // pageConfig is handed to sign.js as JSON.
 type pageConfig struct {
-	Source       string     `json:"source"`
-	ParentOrigin string     `json:"parentOrigin,omitempty"`
-	Error        string     `json:"error,omitempty"` // the ERROR message when the session cannot be used
-	Method       string     `json:"method,omitempty"`
-	Flow         string     `json:"flow,omitempty"`
-	SessionID    string     `json:"sessionId,omitempty"`
-	ContractID   string     `json:"contractId,omitempty"`
-	RedirectURL  string     `json:"redirectUrl,omitempty"`
-	Code         *codeJSON  `json:"code,omitempty"`     // a code already sent and still valid
-	Provider     string     `json:"provider,omitempty"` // identity flow: the provider's name
-	SignerIN     string     `json:"signerIn,omitempty"` // E-IMZO flow: the signer's keys come first
-	IDLabel      string     `json:"idLabel,omitempty"`  // E-IMZO flow: "TIN" or "PINFL" in the page's language
-	EIMZO        *eimzoJSON `json:"eimzo,omitempty"`
-	T            dict       `json:"t"`
+	Source       string    `json:"source"`
+	ParentOrigin string    `json:"parentOrigin,omitempty"`
+	Error        string    `json:"error,omitempty"` // the ERROR message when the session cannot be used
+	Method       string    `json:"method,omitempty"`
+	Flow         string    `json:"flow,omitempty"`
+	SessionID    string    `json:"sessionId,omitempty"`
+	ContractID   string    `json:"contractId,omitempty"`
+	RedirectURL  string    `json:"redirectUrl,omitempty"`
+	Code         *codeJSON `json:"code,omitempty"`     // a code already sent and still valid
+	Provider     string    `json:"provider,omitempty"` // identity flow: the provider's name
+	SignerIN     string    `json:"signerIn,omitempty"` // E-IMZO flow: the signer's keys come first
+	// SignerCompany tells the E-IMZO flow that the signer is a company,
+	// whose keys carry its TIN; a person's carry a PINFL alone.
+	SignerCompany bool       `json:"signerCompany,omitempty"`
+	IDLabel       string     `json:"idLabel,omitempty"` // E-IMZO flow: "TIN" or "PINFL" in the page's language
+	EIMZO         *eimzoJSON `json:"eimzo,omitempty"`
+	T             dict       `json:"t"`
 }
 
 // eimzoJSON tells sign.js how to reach the local E-IMZO client and what
@@ -157,6 +160,7 @@ func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 		ez := h.eimzo
 		ez.Data64 = base64.StdEncoding.EncodeToString([]byte(c.Hash))
 		d.Config.EIMZO, d.Config.SignerIN, d.Config.IDLabel = &ez, s.SignerIN, document.IDLabel(t, s.SignerIN)
+		d.Config.SignerCompany = signflow.ClientTypeOf(s.SignerIN) == signflow.ClientCompany
 	}
 	d.Config.Flow = d.Flow
 	d.Doc = document.New(c, nil, d.Lang, document.Options{Viewer: s.SignerIN})
