@@ -72,9 +72,9 @@ func NewCache(maxBytes int64) *Cache {
 // waits for a render slot or for the same PDF's render in progress. The
 // bytes are shared: callers must not change them.
 func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
-	d := document.New(v, audit, lang, document.Options{VerifyURL: verifyURL})
-	key := v.ID + "/" + d.Lang
-	digest, err := digestOf(d)
+	lang = document.Lang(lang)
+	key := v.ID + "/" + lang
+	digest, err := digestOf(v, audit, lang, verifyURL)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +93,7 @@ func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []
 		}
 		c.mu.Unlock()
 		if !shared {
+			d := document.New(v, audit, lang, document.Options{VerifyURL: verifyURL})
 			return c.fly(ctx, f, fk, &entry{key: key, digest: digest}, d)
 		}
 		select {
@@ -174,10 +175,16 @@ func (c *Cache) remove(el *list.Element) {
 	c.size -= int64(len(e.pdf))
 }
 
-// digestOf sums everything a document prints: its fields and its language,
-// which decides the words around them.
-func digestOf(d *document.Doc) ([32]byte, error) {
-	data, err := json.Marshal(d)
+// digestOf sums everything the PDF is made of: the contract view (the
+// contract at its version, its template, its parties' records), its audit
+// trail, the language and the verify link. The PDF is a function of these
+// alone (document.New, then Render), so a hit needs no document built.
+func digestOf(v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([32]byte, error) {
+	data, err := json.Marshal(struct {
+		V               *signflow.ContractView
+		Audit           []*signflow.AuditEvent
+		Lang, VerifyURL string
+	}{v, audit, lang, verifyURL})
 	if err != nil {
 		return [32]byte{}, err
 	}
