@@ -58,10 +58,14 @@ type Contract struct {
 	KeyID          string                `json:"keyId,omitempty"`
 	Hash           string                `json:"hash"`
 	Signatures     map[string]*Signature `json:"signatures,omitempty"`
-	Deleted        bool                  `json:"deleted"`
-	CreatedAt      time.Time             `json:"createdAt"`
-	UpdatedAt      time.Time             `json:"updatedAt"`
-	Version        int64                 `json:"version"`
+	// Parties are the parties' details as of the contract's last change
+	// (contract_record.go); nil on a contract last changed before they
+	// were kept.
+	Parties   *PartyRecords `json:"parties,omitempty"`
+	Deleted   bool          `json:"deleted"`
+	CreatedAt time.Time     `json:"createdAt"`
+	UpdatedAt time.Time     `json:"updatedAt"`
+	Version   int64         `json:"version"`
 }
 
 // Value is a filled template field.
@@ -102,6 +106,11 @@ type Signature struct {
 	UserAgent string    `json:"userAgent"`
 	SessionID string    `json:"sessionId"`
 	Hash      string    `json:"hash"`
+	// PKCS7 is an E_IMZO signer's own signature (DER) as the E-IMZO server
+	// accepted it, with its time-stamp when the server added one; the
+	// sealed PDF carries it. Certificate describes the signer's certificate.
+	PKCS7       []byte             `json:"pkcs7,omitempty"`
+	Certificate *SignerCertificate `json:"certificate,omitempty"`
 }
 
 // HasParty reports whether in is the buyer or the seller.

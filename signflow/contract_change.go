@@ -35,7 +35,7 @@ func (s *Service) change(a *Access, id string, actor Actor, apply transition) (*
 		if err != nil {
 			return err
 		}
-		if err := tx.PutContract(c); err != nil {
+		if err := putChange(tx, c); err != nil {
 			return err
 		}
 		actor.IN = a.OwnerIN

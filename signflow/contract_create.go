@@ -80,7 +80,7 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 		}
 		c.Number = fmt.Sprintf("%d-%06d", c.CreatedAt.Year(), c.Seq)
 		c.Hash = DocumentHash(c)
-		if err := tx.PutContract(c); err != nil {
+		if err := putChange(tx, c); err != nil {
 			return err
 		}
 		actor.IN = a.OwnerIN

@@ -18,6 +18,9 @@ type AuditEvent struct {
 	Hash       string    `json:"hash"`
 	SessionID  string    `json:"sessionId,omitempty"`
 	Detail     string    `json:"detail,omitempty"`
+	// Version is the contract version the change of this event made; 0 on
+	// audit-only events and on events kept before versions were noted.
+	Version int64 `json:"version,omitempty"`
 }
 
 // Delivery statuses.

@@ -3,6 +3,7 @@ package signflow
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/base64"
 	"strings"
 	"time"
 
@@ -45,6 +46,9 @@ type SignerCertificate struct {
 	ValidTo      string `json:"validTo"`
 	SigningTime  string `json:"signingTime"`         // the signer's clock
 	Timestamp    string `json:"timestamp,omitempty"` // the trusted timestamp, when present
+	// PKCS7 is the signature the server accepted, in base64: with its
+	// trusted timestamp when the server added one. The signature keeps it.
+	PKCS7 string `json:"-"`
 }
 
 // Refusals of the identity and E-IMZO steps.
@@ -155,7 +159,7 @@ func (s *Service) FinishIdentity(ctx context.Context, state, code string, actor 
 	if in != sess.SignerIN {
 		return nil, ErrIdentityMismatch
 	}
-	return s.signConfirmed(sess.ID, sess.Method, "", actor)
+	return s.signConfirmed(sess.ID, sess.Method, "", actor, nil)
 }
 
 // SignWithEIMZO accepts the E-IMZO signature of an E_IMZO session: the
@@ -181,10 +185,21 @@ func (s *Service) SignWithEIMZO(ctx context.Context, token, pkcs7 string, actor 
 	if s.opt.EIMZO == nil || !s.opt.Methods[MethodEIMZO] {
 		return nil, Errorf(EINVALID, "The signing method %s is not configured on this service.", MethodEIMZO)
 	}
-	if _, err := s.opt.EIMZO.Verify(WithActor(ctx, actor), pkcs7, hash, sess.SignerIN); err != nil {
+	cert, err := s.opt.EIMZO.Verify(WithActor(ctx, actor), pkcs7, hash, sess.SignerIN)
+	if err != nil {
 		return nil, err
 	}
-	return s.signConfirmed(sess.ID, MethodEIMZO, hash, actor)
+	accepted := cert.PKCS7
+	if accepted == "" {
+		accepted = pkcs7
+	}
+	der, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(accepted), ""))
+	if err != nil {
+		return nil, Errorf(EINVALID, "The signature is not an E-IMZO PKCS#7 document in base64; nothing was signed.")
+	}
+	kept := *cert
+	kept.PKCS7 = ""
+	return s.signConfirmed(sess.ID, MethodEIMZO, hash, actor, &Signature{PKCS7: der, Certificate: &kept})
 }
 
 // MethodUsable reports whether a session of the method can be confirmed
@@ -238,8 +253,9 @@ func (s *Service) identityProvider(method string) (IdentityProvider, error) {
 
 // signConfirmed signs through completeSignature (signing.go) once an
 // outside service has confirmed the signer, and marks the signer's client
-// verified. hash, when set, must still be the contract's.
-func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor) (*SessionResult, error) {
+// verified. hash, when set, must still be the contract's; evidence, when
+// set, is the signer's own signature to keep on the contract's.
+func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor, evidence *Signature) (*SessionResult, error) {
 	now := s.opt.Now()
 	var out *SessionResult
 	err := s.store.Update(func(tx Tx) error {
@@ -259,7 +275,7 @@ func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor) (*S
 			return ErrContractChanged
 		}
 		sess.IDPStateHash = nil
-		if err := s.completeSignature(tx, sess, c, actor, now); err != nil {
+		if err := s.completeSignature(tx, sess, c, actor, now, evidence); err != nil {
 			return err
 		}
 		if err := markVerified(tx, c, sess.SignerIN, now); err != nil {

@@ -180,7 +180,7 @@ func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, 
 		}
 		if hmac.Equal(o.CodeHash, s.codeMAC(sess.ID, code)) {
 			out = &SessionResult{Session: sess, Contract: c}
-			return s.completeSignature(tx, sess, c, actor, now)
+			return s.completeSignature(tx, sess, c, actor, now, nil)
 		}
 		// A wrong code is committed, then refused.
 		o.Wrong++

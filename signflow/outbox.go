@@ -12,7 +12,7 @@ func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, metho
 	var targets []target
 	for _, ev := range events {
 		err := tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: c.ID, Type: ev, ActorIN: actor.IN, At: now, IP: actor.IP,
-			UserAgent: actor.UserAgent, Method: method, Hash: c.Hash, SessionID: sessionID})
+			UserAgent: actor.UserAgent, Method: method, Hash: c.Hash, SessionID: sessionID, Version: c.Version})
 		if err != nil {
 			return err
 		}

@@ -86,7 +86,7 @@ func (s *Service) rejectSession(token string, actor Actor, check func(Tx, *SignS
 		if err != nil {
 			return err
 		}
-		if err := tx.PutContract(c); err != nil {
+		if err := putChange(tx, c); err != nil {
 			return err
 		}
 		closeSession(sess, SessionRejected, now)
@@ -102,15 +102,19 @@ func (s *Service) rejectSession(token string, actor Actor, check func(Tx, *SignS
 
 // completeSignature signs the contract for the session's party and closes
 // the session as SIGNED, in the caller's transaction. Every signing method
-// ends here once the signer is confirmed.
-func (s *Service) completeSignature(tx Tx, sess *SignSession, c *Contract, actor Actor, now time.Time) error {
+// ends here once the signer is confirmed; evidence, when set, brings the
+// signer's own signature and certificate (E_IMZO).
+func (s *Service) completeSignature(tx Tx, sess *SignSession, c *Contract, actor Actor, now time.Time, evidence *Signature) error {
 	actor.IN = sess.SignerIN
 	sig := Signature{Method: sess.Method, At: UTC(now), IP: actor.IP, UserAgent: actor.UserAgent, SessionID: sess.ID}
+	if evidence != nil {
+		sig.PKCS7, sig.Certificate = evidence.PKCS7, evidence.Certificate
+	}
 	events, err := c.Sign(sess.SignerIN, sig, now)
 	if err != nil {
 		return err
 	}
-	if err := tx.PutContract(c); err != nil {
+	if err := putChange(tx, c); err != nil {
 		return err
 	}
 	closeSession(sess, SessionSigned, now)

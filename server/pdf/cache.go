@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"contracts/server/document"
+	"contracts/server/pdf/pades"
 	"contracts/signflow"
 )
 
@@ -19,16 +20,20 @@ import (
 const DefaultCacheBytes = 16 << 20
 
 // Cache makes the contract PDFs every route serves (embedded, key,
-// cabinet) and keeps their final bytes, least recently used first out,
-// within a bound in bytes. An entry is one contract in one language and
-// remembers the digest of everything its PDF shows (the contract at its
-// version, its parties' records, its audit trail, the verify link): a PDF
-// is served from the cache only while all of that is unchanged, and is
-// rendered anew otherwise. Requests for a PDF being rendered wait for that
-// render instead of starting their own. A step that changes the bytes
-// served (sealing) belongs in Contract, before they are kept.
+// cabinet, console) and keeps their final, sealed bytes, least recently
+// used first out, within a bound in bytes. An entry is one contract in one
+// language and remembers the digest of everything its PDF is made of (the
+// contract at its version with its parties as that version recorded them,
+// its audit trail up to that version, the verify link and the seal): a
+// PDF is served from the cache only while all of that is unchanged, and
+// is made anew otherwise. Made anew, the same version is the same bytes
+// (signflow.RecordedTrail, ContractView.AsRecorded; pades). Requests for a
+// PDF being made wait for it instead of starting their own; one that
+// cannot be sealed (StampError) is not kept.
 type Cache struct {
-	max int64
+	max    int64
+	sealer *pades.Sealer // nil: unsealed, for tests of the layout only
+	sealID string        // the seal certificate's fingerprint, in the digest
 
 	mu      sync.Mutex
 	size    int64
@@ -62,19 +67,31 @@ type flight struct {
 // could start: the requests waiting on it start one of their own.
 var errAbandoned = errors.New("pdf render abandoned")
 
-// NewCache returns a cache of at most maxBytes of PDFs.
+// NewSealedCache returns a cache of at most maxBytes of PDFs, each sealed
+// by s: the appliance's.
+func NewSealedCache(maxBytes int64, s *pades.Sealer) *Cache {
+	c := NewCache(maxBytes)
+	c.sealer, c.sealID = s, pades.Fingerprint(s.Certificate())
+	return c
+}
+
+// NewCache returns a cache of at most maxBytes of PDFs that are not
+// sealed: for tests of the layout and of the routes alone.
 func NewCache(maxBytes int64) *Cache {
 	return &Cache{max: maxBytes, order: list.New(), entries: map[string]*list.Element{}, flights: map[string]*flight{}}
 }
 
-// Contract returns the PDF of the contract with its audit trail in lang,
-// from the cache when nothing it shows has changed. While ctx lasts it
-// waits for a render slot or for the same PDF's render in progress. The
-// bytes are shared: callers must not change them.
+// Contract returns the PDF of the contract in lang, with its audit trail
+// (the whole trail as read; the PDF shows the part of it up to the
+// contract's version), from the cache when nothing it is made of has
+// changed. While ctx lasts it waits for a render slot or for the same
+// PDF's render in progress. The bytes are shared: callers must not change
+// them.
 func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
 	lang = document.Lang(lang)
+	v, audit = v.AsRecorded(), signflow.RecordedTrail(audit, v.Version)
 	key := v.ID + "/" + lang
-	digest, err := digestOf(v, audit, lang, verifyURL)
+	digest, err := digestOf(v, audit, lang, verifyURL, c.sealID)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +110,7 @@ func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []
 		}
 		c.mu.Unlock()
 		if !shared {
-			d := document.New(v, audit, lang, document.Options{VerifyURL: verifyURL})
-			return c.fly(ctx, f, fk, &entry{key: key, digest: digest}, d)
+			return c.fly(ctx, f, fk, &entry{key: key, digest: digest}, v, audit, lang, verifyURL)
 		}
 		select {
 		case <-f.done:
@@ -108,15 +124,16 @@ func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []
 	}
 }
 
-// fly renders the flight's PDF, keeps it and wakes the requests waiting.
-func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, d *document.Doc) ([]byte, error) {
-	var buf bytes.Buffer
-	err := renderIn(ctx, &buf, d)
-	if ctx.Err() != nil && err == ctx.Err() {
+// fly renders and seals the flight's PDF, keeps it and wakes the requests
+// waiting.
+func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
+	pdf, err := c.make(ctx, v, audit, lang, verifyURL)
+	if ctx.Err() != nil && err != nil {
+		// The requester went away: those waiting make it themselves.
 		f.err = errAbandoned
 		err = errGone(ctx)
 	} else if f.err = err; err == nil {
-		f.pdf = buf.Bytes()
+		f.pdf = pdf
 	}
 	c.mu.Lock()
 	delete(c.flights, fk)
@@ -128,6 +145,19 @@ func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, d *docu
 	c.mu.Unlock()
 	close(f.done)
 	return f.pdf, err
+}
+
+// make renders the PDF (in a slot of its lane) and seals it (outside the
+// slot: a time-stamp waits on the network, not on a CPU).
+func (c *Cache) make(ctx context.Context, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := renderIn(ctx, &buf, document.New(v, audit, lang, document.Options{VerifyURL: verifyURL})); err != nil {
+		return nil, err
+	}
+	if c.sealer == nil {
+		return buf.Bytes(), nil
+	}
+	return seal(ctx, c.sealer, buf.Bytes(), v, audit)
 }
 
 // errGone is the answer to a request that went away while waiting.
@@ -177,14 +207,15 @@ func (c *Cache) remove(el *list.Element) {
 
 // digestOf sums everything the PDF is made of: the contract view (the
 // contract at its version, its template, its parties' records), its audit
-// trail, the language and the verify link. The PDF is a function of these
-// alone (document.New, then Render), so a hit needs no document built.
-func digestOf(v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([32]byte, error) {
+// trail, the language, the verify link and the seal. The PDF is a
+// function of these alone (document.New, Render, then the seal), so a hit
+// needs no document built.
+func digestOf(v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL, seal string) ([32]byte, error) {
 	data, err := json.Marshal(struct {
-		V               *signflow.ContractView
-		Audit           []*signflow.AuditEvent
-		Lang, VerifyURL string
-	}{v, audit, lang, verifyURL})
+		V                     *signflow.ContractView
+		Audit                 []*signflow.AuditEvent
+		Lang, VerifyURL, Seal string
+	}{v, audit, lang, verifyURL, seal})
 	if err != nil {
 		return [32]byte{}, err
 	}

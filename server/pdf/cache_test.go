@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -67,9 +70,10 @@ func wantStats(t *testing.T, pdfs *Cache, renders, hits int64, entries int) {
 }
 
 // A PDF asked for again is the same bytes, not rendered again; another
-// language is another PDF; and a change to anything the PDF shows (a new
-// audit event, a new version, a party's record) renders it anew in place
-// of the old one.
+// language is another PDF; what changes without the contract's version (an
+// audit-only event, a party's record) changes nothing of it; and a new
+// version renders it anew in place of the old one, with the parties' records
+// as that change found them.
 func TestCacheServesUnchangedPDFs(t *testing.T) {
 	w := newCacheWorld(t, 1)
 	pdfs := NewCache(DefaultCacheBytes)
@@ -86,24 +90,37 @@ func TestCacheServesUnchangedPDFs(t *testing.T) {
 		signflow.Actor{IP: "10.0.0.2"}); err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Equal(w.mustGet(pdfs, "uz"), first) {
-		t.Fatal("a PDF without the new audit event was served")
+	if !bytes.Equal(w.mustGet(pdfs, "uz"), first) {
+		t.Fatal("an audit-only event changed the PDF of the version")
 	}
-	wantStats(t, pdfs, 3, 1, 2)
-	// The buyer's record changes: the parties block does.
+	wantStats(t, pdfs, 2, 2, 2)
+	// The buyer's record changes: the version's PDF does not.
 	if _, err := w.Service.RegisterClient(w.a, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov",
 		Phone: "+998 90 123-45-67", Passport: "AB1234567"}); err != nil {
 		t.Fatal(err)
 	}
-	w.mustGet(pdfs, "uz")
-	wantStats(t, pdfs, 4, 1, 2)
-	// The contract's version changes.
+	if !bytes.Equal(w.mustGet(pdfs, "uz"), first) {
+		t.Fatal("a party's new record changed the PDF of the version")
+	}
+	wantStats(t, pdfs, 2, 3, 2)
+	// The contract's version changes: the change records the new passport.
 	if _, err := w.Service.Cancel(w.a, w.c.ID, signflow.Actor{}); err != nil {
 		t.Fatal(err)
 	}
+	cancelled := w.mustGet(pdfs, "uz")
 	w.mustGet(pdfs, "uz")
-	w.mustGet(pdfs, "uz")
-	wantStats(t, pdfs, 5, 2, 2)
+	wantStats(t, pdfs, 3, 4, 2)
+	if bytes.Equal(cancelled, first) {
+		t.Fatal("the new version is the old PDF")
+	}
+	needTools(t, "pdftotext")
+	path := filepath.Join(t.TempDir(), "cancelled.pdf")
+	if err := os.WriteFile(path, cancelled, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(MustText(t, path), ""); !strings.Contains(text, "AB1234567") {
+		t.Fatalf("the cancelled version does not show the passport its change recorded:\n%s", text)
+	}
 }
 
 // A hundred requests for the PDF of a contract of 1,000 products, a

@@ -97,7 +97,8 @@ func New(cfg Config) (*Verifier, error) {
 }
 
 // Verify checks an attached PKCS#7 (base64) of documentHash by signerIN and
-// returns the signer's certificate. A bad, unverifiable or foreign
+// returns the signer's certificate, with the signature as accepted (and
+// time-stamped, unless SkipTimestamp). A bad, unverifiable or foreign
 // signature is EINVALID; a failing server is EUNAVAILABLE.
 func (v *Verifier) Verify(ctx context.Context, pkcs7Base64, documentHash, signerIN string) (*Certificate, error) {
 	p7, err := checkPKCS7(pkcs7Base64)
@@ -123,7 +124,12 @@ func (v *Verifier) Verify(ctx context.Context, pkcs7Base64, documentHash, signer
 	if a.Status != 1 {
 		return nil, refused("The E-IMZO server did not accept the signature", a.Message)
 	}
-	return accept(a.PKCS7Info, documentHash, signerIN)
+	cert, err := accept(a.PKCS7Info, documentHash, signerIN)
+	if err != nil {
+		return nil, err
+	}
+	cert.PKCS7 = p7
+	return cert, nil
 }
 
 // checkPKCS7 refuses, without a call, what cannot be a PKCS#7 in base64:
