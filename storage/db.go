@@ -29,6 +29,7 @@
 //	cabinet_logins       <in> -> CabinetLogin (schema 2)
 //	cabinet_sessions     <sha256 of session token> -> CabinetSession (schema 2)
 //	cabinet_expiry       <purge time unix nanos, seq8> 'l' <in> | 's' <token sha256> -> nil (schema 2)
+//	stamps               <sha256 of a seal's signature> -> RFC 3161 time-stamp token (DER); made by the first token (stamps.go)
 //
 // Schema 1 to 3 kept one client record per number for every tenant
 // (clients, client_names); schema 4 moved them (tenants_migrate.go).
