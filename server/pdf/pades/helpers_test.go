@@ -20,28 +20,51 @@ import (
 	"testing"
 	"time"
 
-	"contracts/internal/fixture"
+	"contracts/assets"
 	"contracts/internal/testtools"
-	"contracts/server/document"
-	"contracts/server/pdf"
+
+	"github.com/signintech/gopdf"
 )
 
 // signedAt is the sample contract's last change: the seal's /M.
 var signedAt = time.Date(2026, 3, 2, 9, 31, 7, 0, time.UTC)
 
-// sampleDocument is a two-page contract in lang: the contract page and
-// the audit page.
-func sampleDocument(lang string) *document.Doc {
-	v, audit := fixture.SampleView(1, 1)
-	v.WitnessIDs, v.Payments = nil, nil
-	return document.New(v, audit, lang, document.Options{VerifyURL: "https://contracts.example.uz/verify/x?h=abababababababab"})
+// sampleText is a contract's words in each language, one page each.
+var sampleText = map[string][2][]string{
+	"uz": {{"Oldi-sotdi shartnomasi", "Raqam: 2026-000042", "Sotuvchi: Alpha Savdo MChJ", "Xaridor: Karimov Aziz", "Narx: 1 500,25 UZS"},
+		{"Audit izi", "Shartnoma tuzildi", "Imzolandi: SMS-kod"}},
+	"ru": {{"Договор купли-продажи", "Номер: 2026-000042", "Продавец: ООО «Альфа Савдо»", "Покупатель: Каримов Азиз", "Цена: 1 500,25 UZS"},
+		{"Журнал событий", "Договор создан", "Подписан: SMS-код"}},
+	"en": {{"Sales contract", "Number: 2026-000042", "Seller: Alpha Savdo LLC", "Buyer: Aziz Karimov", "Price: 1,500.25 UZS"},
+		{"Audit trail", "Contract created", "Signed: SMS code"}},
 }
 
-// mustRender renders the sample contract in lang.
+// mustRender makes a two-page contract in lang as the service's renderer
+// does (gopdf, embedded DejaVu fonts, a classic cross-reference table).
+// The rendering of real contracts through the PDF cache is tested and
+// measured in server/pdf, which imports this package.
 func mustRender(tb testing.TB, lang string) []byte {
 	tb.Helper()
+	doc := &gopdf.GoPdf{}
+	doc.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4, Unit: gopdf.UnitPT})
+	if err := doc.AddTTFFontData("DejaVuSans", assets.DejaVuSans); err != nil {
+		tb.Fatal(err)
+	}
+	doc.SetInfo(gopdf.PdfInfo{Title: sampleText[lang][0][0] + " 2026-000042", Creator: "contracts", CreationDate: signedAt})
+	for _, page := range sampleText[lang] {
+		doc.AddPage()
+		if err := doc.SetFont("DejaVuSans", "", 12); err != nil {
+			tb.Fatal(err)
+		}
+		for i, line := range page {
+			doc.SetXY(56, 60+float64(i)*20)
+			if err := doc.Text(line); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
 	var buf bytes.Buffer
-	if err := pdf.Render(&buf, sampleDocument(lang)); err != nil {
+	if err := doc.Write(&buf); err != nil {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()
