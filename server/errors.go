@@ -60,10 +60,7 @@ func ErrorHandler(log zerolog.Logger, withPath bool) echo.HTTPErrorHandler {
 		if code >= 500 {
 			log.Error().Err(err).Str("request_id", RequestID(c)).Str("route", c.Path()).Msg("request failed")
 		}
-		if after, ok := retryAfter(err); ok {
-			secs := int(after.Seconds() + 0.999)
-			c.Response().Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-		}
+		SetRetryAfter(c, err)
 		body := ErrorBody{Code: code, Status: strconv.Itoa(code) + " " + http.StatusText(code), Message: msg,
 			Timestamp: time.Now().Format("2006-01-02T15:04:05-07:00")}
 		if withPath {
@@ -74,6 +71,16 @@ func ErrorHandler(log zerolog.Logger, withPath bool) echo.HTTPErrorHandler {
 			return
 		}
 		JSON(c, code, body)
+	}
+}
+
+// SetRetryAfter sets the Retry-After header of a refusal that names a
+// wait (in whole seconds, at least 1), for pages that write their own
+// answer; the error handler does it for the others.
+func SetRetryAfter(c echo.Context, err error) {
+	if after, ok := retryAfter(err); ok {
+		secs := int(after.Seconds() + 0.999)
+		c.Response().Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"contracts/internal/config"
 	"contracts/server"
 	"contracts/server/pdf"
+	"contracts/server/pdf/pades"
 	"contracts/server/tlscert"
 	"contracts/signflow"
 	"contracts/signflow/seal"
@@ -96,6 +97,10 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
+	sealID, err := pades.OpenIdentity(cfg.Seal.CertFile, cfg.Seal.KeyFile, pades.Dir(cfg.Data.Dir), cfg.Service.Name)
+	if err != nil {
+		return nil, err
+	}
 	if a.db, err = storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Data.BatchDelay}); err != nil {
 		return nil, err
 	}
@@ -125,7 +130,12 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		return nil, err
 	}
 	a.db.OnDeliveryAdded(pool.Wake)
-	deps := routeDeps{a: a, adminToken: adminToken, demo: opt.Demo, box: box, pool: pool, pdfs: pdf.NewCache(pdf.DefaultCacheBytes)}
+	sealer, err := a.sealer(sealID)
+	if err != nil {
+		return nil, err
+	}
+	deps := routeDeps{a: a, adminToken: adminToken, demo: opt.Demo, box: box, pool: pool, sealID: sealID,
+		pdfs: pdf.NewSealedCache(pdf.DefaultCacheBytes, sealer)}
 	a.metrics.Registry.MustRegister(deps.pdfs.Collectors()...)
 	tlsConfigs, err := a.tlsConfigs()
 	if err != nil {
@@ -155,6 +165,22 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		w.Start()
 	}
 	return a, nil
+}
+
+// sealer seals the contract PDFs with the seal identity, time-stamped by
+// seal.tsaURL when set, the tokens kept in the database.
+func (a *Appliance) sealer(id *pades.Identity) (*pades.Sealer, error) {
+	var tsa *pades.TSA
+	if a.cfg.Seal.TSAURL != "" {
+		tsa = &pades.TSA{URL: a.cfg.Seal.TSAURL}
+	}
+	s, err := pades.NewSealer(id, tsa, a.db)
+	if err != nil {
+		return nil, err
+	}
+	a.log.Info().Str("subject", id.Certificate().Subject.String()).Str("fingerprint", id.Fingerprint()).
+		Bool("generated", a.cfg.Seal.CertFile == "").Str("tsa", a.cfg.Seal.TSAURL).Msg("document seal")
+	return s, nil
 }
 
 // Stop shuts down in order: HTTP (drained; ACME's listener too), workers,

@@ -13,6 +13,7 @@ import (
 	"contracts/server/embedded"
 	"contracts/server/keyapi"
 	"contracts/server/pdf"
+	"contracts/server/pdf/pades"
 	"contracts/server/signpage"
 	"contracts/server/tlscert"
 	"contracts/server/verify"
@@ -30,7 +31,8 @@ type routeDeps struct {
 	demo       bool
 	box        *seal.Box
 	pool       *webhooks.Pool
-	pdfs       *pdf.Cache // the contract PDFs of every listener
+	pdfs       *pdf.Cache      // the contract PDFs of every listener, sealed
+	sealID     *pades.Identity // the seal they carry
 }
 
 // newEcho starts the echo instance of one listener; every listener reads
@@ -50,7 +52,9 @@ func (d routeDeps) embedded() *echo.Echo {
 	embedded.Register(e, embedded.Deps{Service: d.a.svc, BaseURL: d.a.cfg.Embedded.BaseURL,
 		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, AppPerSecond: d.a.cfg.RateLimit.AppPerSecond, PDF: d.pdfs, Now: d.a.now})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIEmbedded, BaseURL: d.a.cfg.Embedded.BaseURL})
-	verify.Register(e, verify.Deps{Service: d.a.svc})
+	verify.Register(e, verify.Deps{Service: d.a.svc, SealFingerprint: d.sealID.Fingerprint(),
+		Verifier: pades.NewVerifier(d.sealID.Certificate()),
+		Limiter:  server.NewLimiter(d.a.cfg.RateLimit.VerifyPerMinute, time.Minute, d.a.now)})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now, Log: d.a.log, EIMZO: d.eimzoClient()})
 	return e

@@ -29,6 +29,7 @@ type Config struct {
 	RateLimit RateLimitConfig `koanf:"ratelimit"`
 	Secrets   SecretsConfig   `koanf:"secrets"`
 	Cabinet   CabinetConfig   `koanf:"cabinet"`
+	Seal      SealConfig      `koanf:"seal"`
 	Log       LogConfig       `koanf:"log"`
 }
 
@@ -171,6 +172,7 @@ type WebhooksConfig struct {
 type RateLimitConfig struct {
 	TokenPerMinute          int `koanf:"tokenPerMinute"`
 	OTPPerMinute            int `koanf:"otpPerMinute"`
+	VerifyPerMinute         int `koanf:"verifyPerMinute"`
 	KeyPerSecond            int `koanf:"keyPerSecond"`
 	AppPerSecond            int `koanf:"appPerSecond"`
 	SessionsPerPartyPerHour int `koanf:"sessionsPerPartyPerHour"`
@@ -179,6 +181,17 @@ type RateLimitConfig struct {
 // CabinetConfig tunes the parties' own web page on the key listener.
 type CabinetConfig struct {
 	IdleTimeout time.Duration `koanf:"idleTimeout"`
+}
+
+// SealConfig is the certificate that seals every contract PDF and the
+// time-stamp authority that dates the seals (docs/sealed-documents.md).
+type SealConfig struct {
+	// CertFile and KeyFile are a PEM certificate (chain) and its key; both
+	// empty: a self-signed seal generated into the data directory.
+	CertFile string `koanf:"certFile"`
+	KeyFile  string `koanf:"keyFile"`
+	// TSAURL is an RFC 3161 time-stamp authority; empty: no time-stamps.
+	TSAURL string `koanf:"tsaURL"`
 }
 
 // SecretsConfig holds the master key that encrypts webhook secrets.
@@ -211,14 +224,15 @@ func Default() Config {
 		ACME:     ACMEConfig{DirectoryURL: tlscert.LetsEncrypt, HTTPListen: tlscert.DefaultHTTPListen},
 		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
 			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
-		Signing:   SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
-		SMS:       SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
-		Identity:  IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
-		EIMZO:     EIMZOConfig{Timeout: 10 * time.Second},
-		Webhooks:  WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
-		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100, SessionsPerPartyPerHour: 10},
-		Log:       LogConfig{Level: "info", Format: "json"},
-		Cabinet:   CabinetConfig{IdleTimeout: 30 * time.Minute},
+		Signing:  SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
+		SMS:      SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
+		Identity: IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
+		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
+		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
+		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,
+			SessionsPerPartyPerHour: 10},
+		Log:     LogConfig{Level: "info", Format: "json"},
+		Cabinet: CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}
 }
 

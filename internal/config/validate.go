@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"contracts/server"
+	"contracts/server/pdf/pades"
 	"contracts/server/tlscert"
 )
 
@@ -67,7 +68,7 @@ func (c *Config) Validate() error {
 	}
 	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute,
 		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,
-		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour} {
+		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour, "ratelimit.verifyPerMinute": c.RateLimit.VerifyPerMinute} {
 		if n < 0 {
 			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
 		}
@@ -96,5 +97,27 @@ func (c *Config) Validate() error {
 	if c.Secrets.MasterKey != "" && len(c.Secrets.MasterKey) < 32 {
 		return fmt.Errorf("config: secrets.masterKey: at least 32 characters")
 	}
+	if err := c.Seal.validate(); err != nil {
+		return err
+	}
 	return c.Admin.validate()
+}
+
+// validate checks the seal's files (both or neither, readable PEM of a
+// certificate and its key) and its time-stamp authority's URL.
+func (s SealConfig) validate() error {
+	switch {
+	case (s.CertFile == "") != (s.KeyFile == ""):
+		return fmt.Errorf("config: seal.certFile and seal.keyFile: set both (a PEM certificate and its key) or neither (a generated seal)")
+	case s.CertFile != "":
+		if _, err := pades.LoadIdentity(s.CertFile, s.KeyFile); err != nil {
+			return fmt.Errorf("config: seal.certFile, seal.keyFile: %w", err)
+		}
+	}
+	if s.TSAURL != "" {
+		if p, err := url.Parse(s.TSAURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("config: seal.tsaURL: %q is not an absolute http(s) URL", s.TSAURL)
+		}
+	}
+	return nil
 }

@@ -72,11 +72,20 @@ func form(fingerprint string) echo.HandlerFunc {
 
 // upload serves POST /verify: a PDF in the multipart field "file" (at most
 // server.MaxUpload bytes), checked by v; JSON when the client accepts it,
-// otherwise the page.
-func upload(v *pades.Verifier, lookup Lookup, fingerprint string) echo.HandlerFunc {
+// otherwise the page. A client IP over limit's bound is refused before
+// its file is read.
+func upload(v *pades.Verifier, lookup Lookup, fingerprint string, limit *server.Limiter) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		out := newUploadView(c, fingerprint)
 		asJSON := strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
+		if err := limit.Allow(c.RealIP()); err != nil {
+			if asJSON {
+				return err
+			}
+			server.SetRetryAfter(c, err)
+			out.Error = out.T["tooMany"]
+			return renderUpload(c, http.StatusTooManyRequests, out)
+		}
 		data, err := readFile(c)
 		if err != nil {
 			if asJSON {

@@ -11,6 +11,7 @@ import (
 	"html/template"
 	"net/http"
 
+	"contracts/server"
 	"contracts/server/document"
 	"contracts/server/i18n"
 	"contracts/server/pdf/pades"
@@ -28,6 +29,9 @@ type Deps struct {
 	Verifier *pades.Verifier
 	// Lookup finds an uploaded file's contract; nil: StoreLookup(Service).
 	Lookup Lookup
+	// Limiter bounds the checks per client IP (each hashes up to 10 MiB);
+	// nil: no bound.
+	Limiter *server.Limiter
 }
 
 // Register mounts GET /verify/:id and the pages' files on the embedded
@@ -42,7 +46,7 @@ func Register(e *echo.Echo, d Deps) {
 			lookup = StoreLookup(d.Service)
 		}
 		e.GET("/verify", form(d.SealFingerprint))
-		e.POST("/verify", upload(d.Verifier, lookup, d.SealFingerprint))
+		e.POST("/verify", upload(d.Verifier, lookup, d.SealFingerprint, d.Limiter))
 	}
 }
 
