@@ -96,7 +96,7 @@ func TestServeACME(t *testing.T) {
 	// A backup keeps it beside the snapshot.
 	backup := filepath.Join(dir, "backup.db")
 	if out := mustRun(t, dir, "backup", "--out", backup, "--url", in.admin, "--data-dir", data); !strings.Contains(out,
-		"backup: copied master.key, admin.token, acme from "+data+" to "+backup+".files") {
+		"backup: copied master.key, admin.token, seal.crt, seal.key, acme from "+data+" to "+backup+".files") {
 		t.Fatalf("backup printed:\n%s", out)
 	}
 	in.stop(t)

@@ -126,7 +126,7 @@ func TestServeEndToEnd(t *testing.T) {
 	// An online backup, with the data directory's keys beside it.
 	backup := filepath.Join(dir, "backup.db")
 	if out := mustRun(t, dir, "backup", "--out", backup, "--url", admin, "--token", token); !strings.Contains(out, "backup: wrote") ||
-		!strings.Contains(out, "backup: copied master.key, admin.token from "+data) {
+		!strings.Contains(out, "backup: copied master.key, admin.token, seal.crt, seal.key from "+data) {
 		t.Fatalf("backup printed: %s", out)
 	}
 	for _, name := range []string{"master.key", "admin.token"} {
