@@ -27,13 +27,7 @@ func TestUploadRateLimit(t *testing.T) {
 	u := newUploadEnv(t)
 	file := u.sealed(t, "en")
 	clock := fixture.NewClock()
-	e := server.NewEcho("embedded", zerolog.Nop(), nil, false)
-	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
-	e.IPExtractor = server.IPExtractor([]*net.IPNet{loopback}) // X-Forwarded-For names the client
-	Register(e, Deps{Service: u.w.Service, Verifier: pades.NewVerifier(u.sealer.Certificate()),
-		Limiter: server.NewLimiter(2, time.Minute, clock.Now)})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := limitedServer(t, u, 2, clock)
 	post := func(ip, query, accept string) (*http.Response, string) {
 		t.Helper()
 		var body bytes.Buffer
@@ -76,4 +70,18 @@ func TestUploadRateLimit(t *testing.T) {
 	if resp, body := post("203.0.113.5", "", "application/json"); resp.StatusCode != 200 {
 		t.Fatalf("30 s later: %d %s", resp.StatusCode, body)
 	}
+}
+
+// limitedServer serves the verify pages of u's world with a limit of n
+// checks a minute per client IP, which X-Forwarded-For names.
+func limitedServer(t *testing.T, u *uploadEnv, n int, clock *fixture.Clock) *httptest.Server {
+	t.Helper()
+	e := server.NewEcho("embedded", zerolog.Nop(), nil, false)
+	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
+	e.IPExtractor = server.IPExtractor([]*net.IPNet{loopback})
+	Register(e, Deps{Service: u.w.Service, Verifier: pades.NewVerifier(u.sealer.Certificate()), SealFingerprint: sealID.Fingerprint(),
+		Limiter: server.NewLimiter(n, time.Minute, clock.Now)})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	return srv
 }
