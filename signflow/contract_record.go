@@ -60,8 +60,9 @@ func (v *ContractView) AsRecorded() *ContractView {
 	return &out
 }
 
-// changeEvents are the events a change records (record, outbox.go).
-var changeEvents = []string{EventCreated, EventSigned, EventActive, EventRejected, EventCancelled, AuditCompleted, EventPaymentAccepted}
+// changeEvents are the events the state machine's changes record (record,
+// outbox.go): how an event kept before versions were noted is known as one.
+var changeEvents = []string{EventCreated, EventSigned, EventActive, EventRejected, EventCancelled, AuditCompleted}
 
 // RecordedTrail is the part of a contract's audit trail (in the order it
 // was written) that the document of version shows: every event up to and
