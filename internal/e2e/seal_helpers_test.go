@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -117,11 +118,11 @@ func signBoth(t *testing.T, in *instance, p *provisioned, id string) string {
 	if status != 200 || m == nil {
 		t.Fatalf("E-IMZO signing page: %d, no data64", status)
 	}
-	hash, err := base64Decode(m[1])
+	hash, err := base64.StdEncoding.DecodeString(m[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	p7 := eimzotest.Sign(hash, eimzotest.Key{TIN: loadOwnerIN, CN: "ALPHA SAVDO MCHJ"})
+	p7 := eimzotest.Sign(string(hash), eimzotest.Key{TIN: loadOwnerIN, CN: "ALPHA SAVDO MCHJ"})
 	if status, body := httpCall(t, "POST", in.embedded+"/sign/"+token+"/eimzo", "", "application/json", string(jsonBody(map[string]string{"pkcs7": p7}))); status != 200 {
 		t.Fatalf("E-IMZO signature: %d %s", status, body)
 	}
