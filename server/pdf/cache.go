@@ -127,7 +127,7 @@ func (c *Cache) Contract(ctx context.Context, v *signflow.ContractView, audit []
 // fly renders and seals the flight's PDF, keeps it and wakes the requests
 // waiting.
 func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
-	pdf, err := c.make(ctx, v, audit, lang, verifyURL)
+	pdf, err := c.build(ctx, v, audit, lang, verifyURL)
 	if ctx.Err() != nil && err != nil {
 		// The requester went away: those waiting make it themselves.
 		f.err = errAbandoned
@@ -147,9 +147,9 @@ func (c *Cache) fly(ctx context.Context, f *flight, fk string, e *entry, v *sign
 	return f.pdf, err
 }
 
-// make renders the PDF (in a slot of its lane) and seals it (outside the
+// build renders the PDF (in a slot of its lane) and seals it (outside the
 // slot: a time-stamp waits on the network, not on a CPU).
-func (c *Cache) make(ctx context.Context, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
+func (c *Cache) build(ctx context.Context, v *signflow.ContractView, audit []*signflow.AuditEvent, lang, verifyURL string) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := renderIn(ctx, &buf, document.New(v, audit, lang, document.Options{VerifyURL: verifyURL})); err != nil {
 		return nil, err
