@@ -33,6 +33,12 @@
 //
 // Mismatches are reported with tb.Errorf, naming the method, path, status
 // and every reason, so one run shows them all.
+//
+// The suites of the interfaces and pages (server/embedded, server/keyapi,
+// server/signpage, server/cabinet) send their requests through a Caller
+// and write their scenarios as tables of Scenario rows for Run, the one
+// runner: a request, its status, refusal reason, headers and body parts.
+// ScopeMatrix proves an interface's scopes route by route.
 package apitest
 
 import (

@@ -33,7 +33,7 @@ type exchange struct {
 // any RFC 3339 form.
 var (
 	uuidFormat         = openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)
-	wireDateTimeFormat = openapi3.NewRegexpFormatValidator(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$`)
+	wireDateTimeFormat = openapi3.NewRegexpFormatValidator(WireDate.String())
 )
 
 // check returns every way the exchange departs from the document.

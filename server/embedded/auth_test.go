@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
@@ -12,24 +13,24 @@ import (
 func TestTokenEndpoint(t *testing.T) {
 	e := newEnv(t, 0)
 	badCreds := `"message":"Invalid appId or appSecret."`
-	e.run(t, []scenario{
-		{name: "valid credentials", method: "POST", path: "/v1/auth/token",
-			body:   map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret},
-			status: 200, want: []string{`"accessToken":"`, `"tokenType":"Bearer"`, `"expiresIn":3600`}},
-		{name: "wrong secret", method: "POST", path: "/v1/auth/token",
-			body:   map[string]string{"appId": e.AppA.ID, "appSecret": e.AppB.Secret},
-			status: 401, want: []string{badCreds}},
-		{name: "unknown app id gives the same answer", method: "POST", path: "/v1/auth/token",
-			body:   map[string]string{"appId": signflow.NewID(), "appSecret": e.AppA.Secret},
-			status: 401, want: []string{badCreds}},
-		{name: "missing secret", method: "POST", path: "/v1/auth/token",
-			body: map[string]string{"appId": e.AppA.ID}, status: 400, want: []string{"appSecret"}},
-		{name: "malformed JSON", method: "POST", path: "/v1/auth/token", body: `{"appId":`, status: 400},
-		{name: "wrong type names the field", method: "POST", path: "/v1/auth/token",
-			body: `{"appId": 12, "appSecret": "x"}`, status: 400, want: []string{"appId: must be a string"}},
-		{name: "unknown fields are ignored", method: "POST", path: "/v1/auth/token",
-			body:   map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret, "grantType": "client_credentials"},
-			status: 200, want: []string{`"tokenType":"Bearer"`}},
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "valid credentials", Method: "POST", Path: "/v1/auth/token",
+			Body:   map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret},
+			Status: 200, Want: []string{`"accessToken":"`, `"tokenType":"Bearer"`, `"expiresIn":3600`}},
+		{Name: "wrong secret", Method: "POST", Path: "/v1/auth/token",
+			Body:   map[string]string{"appId": e.AppA.ID, "appSecret": e.AppB.Secret},
+			Status: 401, Want: []string{badCreds}},
+		{Name: "unknown app id gives the same answer", Method: "POST", Path: "/v1/auth/token",
+			Body:   map[string]string{"appId": signflow.NewID(), "appSecret": e.AppA.Secret},
+			Status: 401, Want: []string{badCreds}},
+		{Name: "missing secret", Method: "POST", Path: "/v1/auth/token",
+			Body: map[string]string{"appId": e.AppA.ID}, Status: 400, Want: []string{"appSecret"}},
+		{Name: "malformed JSON", Method: "POST", Path: "/v1/auth/token", Body: `{"appId":`, Status: 400},
+		{Name: "wrong type names the field", Method: "POST", Path: "/v1/auth/token",
+			Body: `{"appId": 12, "appSecret": "x"}`, Status: 400, Want: []string{"appId: must be a string"}},
+		{Name: "unknown fields are ignored", Method: "POST", Path: "/v1/auth/token",
+			Body:   map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret, "grantType": "client_credentials"},
+			Status: 200, Want: []string{`"tokenType":"Bearer"`}},
 	})
 }
 
@@ -53,10 +54,10 @@ func TestBearerToken(t *testing.T) {
 				h = []string{"Authorization", tc.header}
 			}
 			r := e.do("GET", "/v1/templates", "", nil, h...)
-			if r.status != tc.status {
-				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r)
+			if r.Status != tc.status {
+				t.Fatalf("status %d, want %d: %s", r.Status, tc.status, r)
 			}
-			checkJSONReply(t, r)
+			e.api.Check(t, "/v1/templates", r)
 		})
 	}
 }
@@ -79,12 +80,12 @@ func TestTokenExpiresAfterAnHour(t *testing.T) {
 	e := newEnv(t, 0)
 	tok := e.token(e.AppA)
 	e.Clock.Advance(59*time.Minute + 59*time.Second)
-	if r := e.do("GET", "/v1/templates", tok, nil); r.status != 200 {
-		t.Fatalf("just before expiry: %d %s", r.status, r)
+	if r := e.do("GET", "/v1/templates", tok, nil); r.Status != 200 {
+		t.Fatalf("just before expiry: %d %s", r.Status, r)
 	}
 	e.Clock.Advance(time.Second)
-	if r := e.do("GET", "/v1/templates", tok, nil); r.status != 401 {
-		t.Fatalf("after an hour: %d %s", r.status, r)
+	if r := e.do("GET", "/v1/templates", tok, nil); r.Status != 401 {
+		t.Fatalf("after an hour: %d %s", r.Status, r)
 	}
 }
 
@@ -96,18 +97,18 @@ func TestSecretRotation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret}); r.status != 401 {
-		t.Fatalf("old secret: %d %s", r.status, r)
+	if r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret}); r.Status != 401 {
+		t.Fatalf("old secret: %d %s", r.Status, r)
 	}
-	if r := e.do("GET", "/v1/templates", old, nil); r.status != 401 {
-		t.Fatalf("token of the old secret: %d %s", r.status, r)
+	if r := e.do("GET", "/v1/templates", old, nil); r.Status != 401 {
+		t.Fatalf("token of the old secret: %d %s", r.Status, r)
 	}
 	fresh := e.token(&signflow.NewCredential{ID: e.AppA.ID, Secret: secret})
-	if r := e.do("GET", "/v1/templates", fresh, nil); r.status != 200 {
-		t.Fatalf("token of the new secret: %d %s", r.status, r)
+	if r := e.do("GET", "/v1/templates", fresh, nil); r.Status != 200 {
+		t.Fatalf("token of the new secret: %d %s", r.Status, r)
 	}
-	if r := e.do("GET", "/v1/templates", e.token(e.AppB), nil); r.status != 200 {
-		t.Fatalf("another app is affected: %d %s", r.status, r)
+	if r := e.do("GET", "/v1/templates", e.token(e.AppB), nil); r.Status != 200 {
+		t.Fatalf("another app is affected: %d %s", r.Status, r)
 	}
 }
 
@@ -119,16 +120,16 @@ func TestCancelledAndExpiredApps(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret})
-	if r.status != 403 {
-		t.Fatalf("token of a cancelled app: %d %s", r.status, r)
+	if r.Status != 403 {
+		t.Fatalf("token of a cancelled app: %d %s", r.Status, r)
 	}
-	checkJSONReply(t, r)
-	if r := e.do("GET", "/v1/templates", tok, nil); r.status != 403 {
-		t.Fatalf("API with a cancelled app's token: %d %s", r.status, r)
+	e.api.Check(t, "/v1/auth/token", r)
+	if r := e.do("GET", "/v1/templates", tok, nil); r.Status != 403 {
+		t.Fatalf("API with a cancelled app's token: %d %s", r.Status, r)
 	}
 	// A wrong secret of a cancelled app still says nothing about the app.
-	if r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": "wrong"}); r.status != 401 {
-		t.Fatalf("wrong secret of a cancelled app: %d %s", r.status, r)
+	if r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": "wrong"}); r.Status != 401 {
+		t.Fatalf("wrong secret of a cancelled app: %d %s", r.Status, r)
 	}
 
 	until := e.Clock.Now().Add(10 * time.Minute)
@@ -136,11 +137,11 @@ func TestCancelledAndExpiredApps(t *testing.T) {
 		Scopes: signflow.AppScopes, AllTemplates: true, ExpiresAt: &until})
 	tok = e.token(app)
 	e.Clock.Advance(10 * time.Minute)
-	if r := e.do("GET", "/v1/templates", tok, nil); r.status != 403 {
-		t.Fatalf("API with an expired app's token: %d %s", r.status, r)
+	if r := e.do("GET", "/v1/templates", tok, nil); r.Status != 403 {
+		t.Fatalf("API with an expired app's token: %d %s", r.Status, r)
 	}
-	if r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": app.ID, "appSecret": app.Secret}); r.status != 403 {
-		t.Fatalf("token of an expired app: %d %s", r.status, r)
+	if r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": app.ID, "appSecret": app.Secret}); r.Status != 403 {
+		t.Fatalf("token of an expired app: %d %s", r.Status, r)
 	}
 }
 
@@ -150,52 +151,52 @@ func TestCancelledAndExpiredApps(t *testing.T) {
 func TestTokenRateLimit(t *testing.T) {
 	e := newEnv(t, 3)
 	e.trustLoopback()
-	ask := func(cred *signflow.NewCredential, secret, ip string) reply {
+	ask := func(cred *signflow.NewCredential, secret, ip string) apitest.Reply {
 		return e.do("POST", "/v1/auth/token", "", map[string]string{"appId": cred.ID, "appSecret": secret}, "X-Forwarded-For", ip)
 	}
 	t.Run("per IP", func(t *testing.T) {
 		for i, cred := range []*signflow.NewCredential{e.AppB, e.AppB, e.AppB} {
-			if r := ask(cred, "guess", "203.0.113.1"); r.status != 401 {
-				t.Fatalf("guess %d: %d %s", i, r.status, r)
+			if r := ask(cred, "guess", "203.0.113.1"); r.Status != 401 {
+				t.Fatalf("guess %d: %d %s", i, r.Status, r)
 			}
 		}
 		r := ask(e.AppB, "guess", "203.0.113.1")
-		if r.status != 429 {
-			t.Fatalf("4th failure from one IP: %d %s", r.status, r)
+		if r.Status != 429 {
+			t.Fatalf("4th failure from one IP: %d %s", r.Status, r)
 		}
-		checkJSONReply(t, r)
-		if s, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || s < 1 || s > 20 {
-			t.Fatalf("Retry-After %q", r.header.Get("Retry-After"))
+		e.api.Check(t, "/v1/auth/token", r)
+		if s, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || s < 1 || s > 20 {
+			t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
 		}
-		if r := ask(e.AppA, e.AppA.Secret, "203.0.113.1"); r.status != 200 {
-			t.Fatalf("a correct secret from the limited IP: %d %s", r.status, r)
+		if r := ask(e.AppA, e.AppA.Secret, "203.0.113.1"); r.Status != 200 {
+			t.Fatalf("a correct secret from the limited IP: %d %s", r.Status, r)
 		}
-		if r := ask(e.AppA, "guess", "203.0.113.2"); r.status != 401 {
-			t.Fatalf("another IP is limited: %d %s", r.status, r)
+		if r := ask(e.AppA, "guess", "203.0.113.2"); r.Status != 401 {
+			t.Fatalf("another IP is limited: %d %s", r.Status, r)
 		}
 	})
 	t.Run("per app", func(t *testing.T) {
 		// AppA has one failure above (from 203.0.113.2); two more from fresh
 		// addresses, then its failures are refused from anywhere.
 		for i := range 2 {
-			if r := ask(e.AppA, "guess", "198.51.100."+strconv.Itoa(i+1)); r.status != 401 {
-				t.Fatalf("failure %d for the app: %d %s", i+2, r.status, r)
+			if r := ask(e.AppA, "guess", "198.51.100."+strconv.Itoa(i+1)); r.Status != 401 {
+				t.Fatalf("failure %d for the app: %d %s", i+2, r.Status, r)
 			}
 		}
-		if r := ask(e.AppA, "guess", "198.51.100.9"); r.status != 429 || r.header.Get("Retry-After") == "" {
-			t.Fatalf("4th failure for one app from a new IP: %d %s", r.status, r)
+		if r := ask(e.AppA, "guess", "198.51.100.9"); r.Status != 429 || r.Header.Get("Retry-After") == "" {
+			t.Fatalf("4th failure for one app from a new IP: %d %s", r.Status, r)
 		}
-		if r := ask(e.AppA, e.AppA.Secret, "198.51.100.10"); r.status != 200 {
-			t.Fatalf("the app's correct secret after its failures: %d %s", r.status, r)
+		if r := ask(e.AppA, e.AppA.Secret, "198.51.100.10"); r.Status != 200 {
+			t.Fatalf("the app's correct secret after its failures: %d %s", r.Status, r)
 		}
-		if r := ask(e.app(signflow.AppScopes), "guess", "198.51.100.11"); r.status != 401 {
-			t.Fatalf("another app is limited: %d %s", r.status, r)
+		if r := ask(e.app(signflow.AppScopes), "guess", "198.51.100.11"); r.Status != 401 {
+			t.Fatalf("another app is limited: %d %s", r.Status, r)
 		}
 	})
 	t.Run("refills with the clock", func(t *testing.T) {
 		e.Clock.Advance(20 * time.Second)
-		if r := ask(e.AppA, "guess", "198.51.100.12"); r.status != 401 {
-			t.Fatalf("after 20s: %d %s", r.status, r)
+		if r := ask(e.AppA, "guess", "198.51.100.12"); r.Status != 401 {
+			t.Fatalf("after 20s: %d %s", r.Status, r)
 		}
 	})
 }
@@ -207,36 +208,36 @@ func TestTokenRateLimit(t *testing.T) {
 func TestTokenNoLockOut(t *testing.T) {
 	e := newEnv(t, 60)
 	e.trustLoopback()
-	guess := func(i int) reply {
+	guess := func(i int) apitest.Reply {
 		return e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": "guess"},
 			"X-Forwarded-For", "203.0.113."+strconv.Itoa(i%250+1))
 	}
 	for i := range 60 {
-		if r := guess(i); r.status != 401 {
-			t.Fatalf("guess %d: %d %s", i, r.status, r)
+		if r := guess(i); r.Status != 401 {
+			t.Fatalf("guess %d: %d %s", i, r.Status, r)
 		}
 	}
 	correct := func(when string) {
 		t.Helper()
 		r := e.do("POST", "/v1/auth/token", "", map[string]string{"appId": e.AppA.ID, "appSecret": e.AppA.Secret},
 			"X-Forwarded-For", "192.0.2.10")
-		if r.status != 200 {
-			t.Fatalf("the real app's correct request %s: %d %s", when, r.status, r)
+		if r.Status != 200 {
+			t.Fatalf("the real app's correct request %s: %d %s", when, r.Status, r)
 		}
 	}
-	if r := guess(60); r.status != 429 {
-		t.Fatalf("the 61st guess: %d %s", r.status, r)
+	if r := guess(60); r.Status != 429 {
+		t.Fatalf("the 61st guess: %d %s", r.Status, r)
 	}
 	correct("after 61 guesses")
 	for second := 1; second <= 90; second++ {
 		// The app's budget refills by one failure a second: the first guess
 		// of each second spends it, the next is refused.
 		e.Clock.Advance(time.Second)
-		if r := guess(second); r.status != 401 {
-			t.Fatalf("first guess of second %d: %d %s", second, r.status, r)
+		if r := guess(second); r.Status != 401 {
+			t.Fatalf("first guess of second %d: %d %s", second, r.Status, r)
 		}
-		if r := guess(second + 100); r.status != 429 {
-			t.Fatalf("second guess of second %d: %d %s", second, r.status, r)
+		if r := guess(second + 100); r.Status != 429 {
+			t.Fatalf("second guess of second %d: %d %s", second, r.Status, r)
 		}
 		correct("at second " + strconv.Itoa(second))
 	}

@@ -3,6 +3,7 @@ package embedded
 import (
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 )
 
@@ -16,49 +17,49 @@ func TestClients(t *testing.T) {
 		}
 		return m
 	}
-	e.run(t, []scenario{
-		{name: "new individual, phone normalised, not verified", method: "POST", path: "/v1/clients", token: tok,
-			body:   person("32345678901234", map[string]any{"birthday": "1990-05-01", "isMan": false}),
-			status: 200, want: []string{`"in":"32345678901234"`, `"type":"CLIENT"`, `"firstName":"Dilnoza"`, `"phone":"998915554433"`,
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "new individual, phone normalised, not verified", Method: "POST", Path: "/v1/clients", As: tok,
+			Body:   person("32345678901234", map[string]any{"birthday": "1990-05-01", "isMan": false}),
+			Status: 200, Want: []string{`"in":"32345678901234"`, `"type":"CLIENT"`, `"firstName":"Dilnoza"`, `"phone":"998915554433"`,
 				`"verified":false`, `"legalName":null`, `"midName":null`, `"id":"`}},
-		{name: "new company", method: "POST", path: "/v1/clients", token: tok,
-			body:   map[string]any{"in": "401234567", "type": "COMPANY", "legalName": "Gamma Logistics"},
-			status: 200, want: []string{`"type":"COMPANY"`, `"legalName":"Gamma Logistics"`, `"firstName":null`, `"phone":null`}},
-		{name: "existing client: held data kept, empty fields filled", method: "POST", path: "/v1/clients", token: tok,
-			body:   map[string]any{"in": fixture.CustomerIN, "firstName": "Other", "lastName": "Name", "midName": "Olimovich", "phone": "998000000000"},
-			status: 200, want: []string{`"id":"` + e.Customer.ID + `"`, `"firstName":"Aziz"`, `"lastName":"Karimov"`, `"midName":"Olimovich"`, `"phone":"998901234567"`}},
-		{name: "13 digits", method: "POST", path: "/v1/clients", token: tok, body: person("1234567890123", nil),
-			status: 400, want: []string{"in: must be 14 digits"}},
-		{name: "company with 14 digits", method: "POST", path: "/v1/clients", token: tok,
-			body: map[string]any{"in": "41234567890123", "type": "COMPANY", "legalName": "X"}, status: 400, want: []string{"9 digits"}},
-		{name: "company without legalName", method: "POST", path: "/v1/clients", token: tok,
-			body: map[string]any{"in": "401234568", "type": "COMPANY"}, status: 400, want: []string{"legalName"}},
-		{name: "individual without firstName", method: "POST", path: "/v1/clients", token: tok,
-			body: map[string]any{"in": "32345678901235", "lastName": "R", "phone": "998901112233"}, status: 400, want: []string{"firstName"}},
-		{name: "individual without phone", method: "POST", path: "/v1/clients", token: tok,
-			body: map[string]any{"in": "32345678901235", "firstName": "A", "lastName": "R"}, status: 400, want: []string{"phone"}},
-		{name: "birthday not YYYY-MM-DD", method: "POST", path: "/v1/clients", token: tok,
-			body: person("32345678901236", map[string]any{"birthday": "01.05.1990"}), status: 400, want: []string{"birthday"}},
-		{name: "passport date not YYYY-MM-DD", method: "POST", path: "/v1/clients", token: tok,
-			body: person("32345678901236", map[string]any{"passportIssueDate": "2020-13-01"}), status: 400, want: []string{"passportIssueDate"}},
-		{name: "type ADMIN is not for use", method: "POST", path: "/v1/clients", token: tok,
-			body: person("32345678901236", map[string]any{"type": "ADMIN"}), status: 400, want: []string{"type"}},
-		{name: "isMan of the wrong type", method: "POST", path: "/v1/clients", token: tok,
-			body: person("32345678901236", map[string]any{"isMan": "yes"}), status: 400, want: []string{"isMan: must be a boolean"}},
-		{name: "empty body", method: "POST", path: "/v1/clients", token: tok, body: "", status: 400},
-		{name: "get registered", method: "GET", path: "/v1/clients/" + fixture.CustomerIN, token: tok,
-			status: 200, want: []string{`"in":"` + fixture.CustomerIN + `"`, `"lastName":"Karimov"`, `"verified":false`}},
-		{name: "get the company registered above", method: "GET", path: "/v1/clients/401234567", token: tok,
-			status: 200, want: []string{`"legalName":"Gamma Logistics"`}},
-		{name: "get unknown", method: "GET", path: "/v1/clients/" + fixture.UnknownIN, token: tok, status: 404,
-			want: []string{"Client not found."}},
-		{name: "get malformed number", method: "GET", path: "/v1/clients/12ab", token: tok, status: 400},
-		{name: "no token", method: "GET", path: "/v1/clients/" + fixture.CustomerIN, status: 401},
+		{Name: "new company", Method: "POST", Path: "/v1/clients", As: tok,
+			Body:   map[string]any{"in": "401234567", "type": "COMPANY", "legalName": "Gamma Logistics"},
+			Status: 200, Want: []string{`"type":"COMPANY"`, `"legalName":"Gamma Logistics"`, `"firstName":null`, `"phone":null`}},
+		{Name: "existing client: held data kept, empty fields filled", Method: "POST", Path: "/v1/clients", As: tok,
+			Body:   map[string]any{"in": fixture.CustomerIN, "firstName": "Other", "lastName": "Name", "midName": "Olimovich", "phone": "998000000000"},
+			Status: 200, Want: []string{`"id":"` + e.Customer.ID + `"`, `"firstName":"Aziz"`, `"lastName":"Karimov"`, `"midName":"Olimovich"`, `"phone":"998901234567"`}},
+		{Name: "13 digits", Method: "POST", Path: "/v1/clients", As: tok, Body: person("1234567890123", nil),
+			Status: 400, Want: []string{"in: must be 14 digits"}},
+		{Name: "company with 14 digits", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: map[string]any{"in": "41234567890123", "type": "COMPANY", "legalName": "X"}, Status: 400, Want: []string{"9 digits"}},
+		{Name: "company without legalName", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: map[string]any{"in": "401234568", "type": "COMPANY"}, Status: 400, Want: []string{"legalName"}},
+		{Name: "individual without firstName", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: map[string]any{"in": "32345678901235", "lastName": "R", "phone": "998901112233"}, Status: 400, Want: []string{"firstName"}},
+		{Name: "individual without phone", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: map[string]any{"in": "32345678901235", "firstName": "A", "lastName": "R"}, Status: 400, Want: []string{"phone"}},
+		{Name: "birthday not YYYY-MM-DD", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: person("32345678901236", map[string]any{"birthday": "01.05.1990"}), Status: 400, Want: []string{"birthday"}},
+		{Name: "passport date not YYYY-MM-DD", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: person("32345678901236", map[string]any{"passportIssueDate": "2020-13-01"}), Status: 400, Want: []string{"passportIssueDate"}},
+		{Name: "type ADMIN is not for use", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: person("32345678901236", map[string]any{"type": "ADMIN"}), Status: 400, Want: []string{"type"}},
+		{Name: "isMan of the wrong type", Method: "POST", Path: "/v1/clients", As: tok,
+			Body: person("32345678901236", map[string]any{"isMan": "yes"}), Status: 400, Want: []string{"isMan: must be a boolean"}},
+		{Name: "empty body", Method: "POST", Path: "/v1/clients", As: tok, Body: "", Status: 400},
+		{Name: "get registered", Method: "GET", Path: "/v1/clients/" + fixture.CustomerIN, As: tok,
+			Status: 200, Want: []string{`"in":"` + fixture.CustomerIN + `"`, `"lastName":"Karimov"`, `"verified":false`}},
+		{Name: "get the company registered above", Method: "GET", Path: "/v1/clients/401234567", As: tok,
+			Status: 200, Want: []string{`"legalName":"Gamma Logistics"`}},
+		{Name: "get unknown", Method: "GET", Path: "/v1/clients/" + fixture.UnknownIN, As: tok, Status: 404,
+			Want: []string{"Client not found."}},
+		{Name: "get malformed number", Method: "GET", Path: "/v1/clients/12ab", As: tok, Status: 400},
+		{Name: "no token", Method: "GET", Path: "/v1/clients/" + fixture.CustomerIN, Status: 401},
 	})
 
 	// Idempotence: a second registration creates nothing new.
-	first := e.do("POST", "/v1/clients", tok, person("32345678901234", nil)).json(t)
-	again := e.do("POST", "/v1/clients", tok, person("32345678901234", map[string]any{"email": "d@example.com"})).json(t)
+	first := e.do("POST", "/v1/clients", tok, person("32345678901234", nil)).JSON(t)
+	again := e.do("POST", "/v1/clients", tok, person("32345678901234", map[string]any{"email": "d@example.com"})).JSON(t)
 	if first["id"] != again["id"] || first["id"] == nil {
 		t.Fatalf("a second registration made a new client: %v vs %v", first["id"], again["id"])
 	}

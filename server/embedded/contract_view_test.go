@@ -1,11 +1,11 @@
 package embedded
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/internal/testtools"
 	"contracts/signflow"
@@ -25,9 +25,9 @@ func TestReadContract(t *testing.T) {
 	otherOwner := e.createContract(e.token(e.AppB), map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN})
 	onlyOther := e.token(e.app(signflow.AppScopes, e.Other.ID))
 
-	e.run(t, []scenario{
-		{name: "own contract", method: "GET", path: "/v1/contracts/" + id, token: tok, status: 200,
-			want: []string{`"id":"` + id + `"`, `"number":"2026-000001"`, `"status":"CREATED"`, `"purpose":"CONTRACT"`,
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "own contract", Method: "GET", Path: "/v1/contracts/" + id, As: tok, Status: 200,
+			Want: []string{`"id":"` + id + `"`, `"number":"2026-000001"`, `"status":"CREATED"`, `"purpose":"CONTRACT"`,
 				`"buyerStatus":"PENDING"`, `"sellerStatus":"PENDING"`, `"buyerIn":"` + fixture.CustomerIN + `"`,
 				`"sellerIn":"` + fixture.OwnerIN + `"`, `"creatorIn":"` + fixture.OwnerIN + `"`, `"price":1500.25`,
 				`"initialPayment":100`, `"currency":"UZS"`, `"deliveryAt":"2026-12-01T10:04:05Z"`,
@@ -38,19 +38,19 @@ func TestReadContract(t *testing.T) {
 				`"keyName":"deliveryAddress"`, `"value":"Chilonzor 7"`, `"position":2`, `"unit":"DONA"`, `"amount":1500.25`,
 				`"values":{"color":"black"}`, `"deliveryAt":"2026-12-02T00:00:00Z"`, `"paymentDate":"2027-01-01T00:00:00Z"`,
 				`"witnessIds":[]`, `"deleted":false`, `"version":1`, `"createdDate":"2026-11-22T09:00:00Z"`},
-			not: []string{"body", "hash", "signatures", "appId", `"seq"`}},
-		{name: "unregistered party is null", method: "GET", path: "/v1/contracts/" + unregistered, token: tok, status: 200,
-			want: []string{`"buyer":null`, `"buyerUserId":null`, `"seller":{`, `"currency":"USD"`, `"deliveryAt":null`,
+			Not: []string{"body", "hash", "signatures", "appId", `"seq"`}},
+		{Name: "unregistered party is null", Method: "GET", Path: "/v1/contracts/" + unregistered, As: tok, Status: 200,
+			Want: []string{`"buyer":null`, `"buyerUserId":null`, `"seller":{`, `"currency":"USD"`, `"deliveryAt":null`,
 				`"values":[]`, `"products":[]`, `"payments":[]`}},
-		{name: "another owner's contract", method: "GET", path: "/v1/contracts/" + otherOwner, token: tok, status: 403,
-			want: []string{"does not belong to the owner"}},
-		{name: "contract of a template the app may not use", method: "GET", path: "/v1/contracts/" + id, token: onlyOther, status: 403},
-		{name: "unknown id", method: "GET", path: "/v1/contracts/" + signflow.NewID(), token: tok, status: 404,
-			want: []string{"Contract not found."}},
-		{name: "malformed id", method: "GET", path: "/v1/contracts/not-a-uuid", token: tok, status: 404},
+		{Name: "another owner's contract", Method: "GET", Path: "/v1/contracts/" + otherOwner, As: tok, Status: 403,
+			Want: []string{"does not belong to the owner"}},
+		{Name: "contract of a template the app may not use", Method: "GET", Path: "/v1/contracts/" + id, As: onlyOther, Status: 403},
+		{Name: "unknown id", Method: "GET", Path: "/v1/contracts/" + signflow.NewID(), As: tok, Status: 404,
+			Want: []string{"Contract not found."}},
+		{Name: "malformed id", Method: "GET", Path: "/v1/contracts/not-a-uuid", As: tok, Status: 404},
 	})
 
-	body := e.do("GET", "/v1/contracts/"+id, tok, nil).json(t)
+	body := e.do("GET", "/v1/contracts/"+id, tok, nil).JSON(t)
 	assertKeys(t, body, "id", "number", "status", "purpose", "buyerStatus", "sellerStatus", "buyerIn", "sellerIn", "creatorIn",
 		"price", "initialPayment", "currency", "currencyId", "deliveryAt", "templateId", "template", "buyer", "seller",
 		"createdBy", "buyerUserId", "sellerUserId", "values", "products", "payments", "witnessIds", "deleted",
@@ -67,13 +67,13 @@ func TestReadContract(t *testing.T) {
 	checkDates(t, "", body)
 
 	// currencyId is a UUID, the same for every contract of a currency.
-	usd := e.do("GET", "/v1/contracts/"+unregistered, tok, nil).json(t)["currencyId"]
+	usd := e.do("GET", "/v1/contracts/"+unregistered, tok, nil).JSON(t)["currencyId"]
 	uzs := body["currencyId"]
 	if uuid.Validate(uzs.(string)) != nil || uzs == usd {
 		t.Errorf("currencyId UZS %v, USD %v", uzs, usd)
 	}
 	again := e.createContract(tok, map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN})
-	if got := e.do("GET", "/v1/contracts/"+again, tok, nil).json(t)["currencyId"]; got != uzs {
+	if got := e.do("GET", "/v1/contracts/"+again, tok, nil).JSON(t)["currencyId"]; got != uzs {
 		t.Errorf("currencyId not stable: %v vs %v", got, uzs)
 	}
 }
@@ -85,7 +85,7 @@ func checkDates(t *testing.T, path string, v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if s, ok := x.(string); ok && (strings.HasSuffix(k, "Date") || strings.HasSuffix(k, "At")) && !wireDate.MatchString(s) {
+			if s, ok := x.(string); ok && (strings.HasSuffix(k, "Date") || strings.HasSuffix(k, "At")) && !apitest.WireDate.MatchString(s) {
 				t.Errorf("%s.%s = %q is not YYYY-MM-DDThh:mm:ssZ", path, k, s)
 			}
 			checkDates(t, path+"."+k, x)
@@ -117,10 +117,10 @@ func TestContractPDF(t *testing.T) {
 				path += "?lang=" + tc.lang
 			}
 			r := e.do("GET", path, tok, nil)
-			if r.status != 200 || r.header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(r.body, []byte("%PDF-")) {
-				t.Fatalf("%d %q %.40s", r.status, r.header.Get("Content-Type"), r.body)
+			if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(r.Body, "%PDF-") {
+				t.Fatalf("%d %q %.40s", r.Status, r.Header.Get("Content-Type"), r.Body)
 			}
-			text := testtools.PDFText(t, r.body)
+			text := testtools.PDFText(t, []byte(r.Body))
 			for _, want := range []string{v.Number, "Karimov Aziz", "Alpha Savdo MChJ", tc.want, "Chilonzor 7", v.Hash} {
 				if !strings.Contains(text, want) {
 					t.Errorf("PDF text lacks %q", want)
@@ -132,9 +132,9 @@ func TestContractPDF(t *testing.T) {
 			}
 		})
 	}
-	e.run(t, []scenario{
-		{name: "unknown lang", method: "GET", path: "/v1/contracts/" + id + "/pdf?lang=de", token: tok, status: 400, want: []string{"lang"}},
-		{name: "another owner's contract", method: "GET", path: "/v1/contracts/" + otherOwner + "/pdf", token: tok, status: 403},
-		{name: "unknown contract", method: "GET", path: "/v1/contracts/" + signflow.NewID() + "/pdf", token: tok, status: 404},
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "unknown lang", Method: "GET", Path: "/v1/contracts/" + id + "/pdf?lang=de", As: tok, Status: 400, Want: []string{"lang"}},
+		{Name: "another owner's contract", Method: "GET", Path: "/v1/contracts/" + otherOwner + "/pdf", As: tok, Status: 403},
+		{Name: "unknown contract", Method: "GET", Path: "/v1/contracts/" + signflow.NewID() + "/pdf", As: tok, Status: 404},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 )
 
@@ -27,11 +28,11 @@ func TestCreateContractHostileNumbers(t *testing.T) {
 	product := func(price json.Number, qty float64) map[string]any {
 		return map[string]any{"name": "TV", "price": price, "quantity": qty}
 	}
-	post := func(name string, over map[string]any, status int, want ...string) scenario {
-		return scenario{name: name, method: "POST", path: "/v1/contracts", token: tok, body: body(over), status: status, want: want}
+	post := func(name string, over map[string]any, status int, want ...string) apitest.Scenario {
+		return apitest.Scenario{Name: name, Method: "POST", Path: "/v1/contracts", As: tok, Body: body(over), Status: status, Want: want}
 	}
 	million := json.Number(strings.Repeat("9", 1<<20-200))
-	e.run(t, []scenario{
+	apitest.Run(t, e.api, []apitest.Scenario{
 		post("a price of a million digits", map[string]any{"price": million}, 400, `"price: `+plain+`"`),
 		post("a product price of a million digits", map[string]any{"products": []any{product(million, 1)}}, 400,
 			`"products[0].price: `+plain+`"`),

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
@@ -41,10 +42,10 @@ func TestCreateContract(t *testing.T) {
 		}
 		return m
 	}
-	post := func(name string, over map[string]any, status int, want ...string) scenario {
-		return scenario{name: name, method: "POST", path: "/v1/contracts", token: tok, body: body(over), status: status, want: want}
+	post := func(name string, over map[string]any, status int, want ...string) apitest.Scenario {
+		return apitest.Scenario{Name: name, Method: "POST", Path: "/v1/contracts", As: tok, Body: body(over), Status: status, Want: want}
 	}
-	e.run(t, []scenario{
+	apitest.Run(t, e.api, []apitest.Scenario{
 		post("minimal: empty seller is the owner", nil, 200, `"id":"`),
 		post("full", map[string]any{"currency": "USD", "initialPayment": 100.5, "deliveryAt": "2026-12-01T15:04:05+05:00",
 			"values": []map[string]any{{"keyName": "deliveryAddress", "value": "Chilonzor 7", "position": 1},
@@ -64,8 +65,8 @@ func TestCreateContract(t *testing.T) {
 		post("templateId malformed", map[string]any{"templateId": "x1"}, 400, "templateId: must be a UUID"),
 		post("templateId unknown", map[string]any{"templateId": signflow.NewID()}, 400, "templateId: no such template"),
 		post("template not published", map[string]any{"templateId": e.Draft.ID}, 400, "not published"),
-		{name: "template not allowed for the app", method: "POST", path: "/v1/contracts", token: onlyOther, body: body(nil),
-			status: 403, want: []string{"not allowed"}},
+		{Name: "template not allowed for the app", Method: "POST", Path: "/v1/contracts", As: onlyOther, Body: body(nil),
+			Status: 403, Want: []string{"not allowed"}},
 		post("unknown currency", map[string]any{"currency": "EUR"}, 400, "currency"),
 		post("currency not enabled by the template", map[string]any{"currency": "RUB"}, 400, "RUB is not enabled"),
 		post("price with three decimals", map[string]any{"price": 1500.255}, 400, "price: must be a number with at most 2 decimal places"),
@@ -105,8 +106,8 @@ func TestCreateContract(t *testing.T) {
 		post("witness id not a UUID", map[string]any{"templateId": witnessed.ID, "witnessIds": []string{"a", "b"}}, 400, "not a UUID"),
 		post("buyerIn of the wrong type", map[string]any{"buyerIn": 31234567890123}, 400, "buyerIn: must be a string"),
 		post("values of the wrong type", map[string]any{"values": "x"}, 400, "values: must be an array"),
-		{name: "malformed JSON", method: "POST", path: "/v1/contracts", token: tok, body: `{"templateId": "`, status: 400},
-		{name: "no token", method: "POST", path: "/v1/contracts", body: body(nil), status: 401},
+		{Name: "malformed JSON", Method: "POST", Path: "/v1/contracts", As: tok, Body: `{"templateId": "`, Status: 400},
+		{Name: "no token", Method: "POST", Path: "/v1/contracts", Body: body(nil), Status: 401},
 	})
 }
 
@@ -131,8 +132,8 @@ func TestMoneyRoundTrip(t *testing.T) {
 			t.Errorf("read back lacks %s: %s", want, r)
 		}
 	}
-	if r := e.do("POST", "/v1/contracts", tok, `{"templateId":"`+e.Template.ID+`","buyerIn":"`+fixture.CustomerIN+`","price":1500.255}`); r.status != 400 {
-		t.Fatalf("1500.255: %d %s", r.status, r)
+	if r := e.do("POST", "/v1/contracts", tok, `{"templateId":"`+e.Template.ID+`","buyerIn":"`+fixture.CustomerIN+`","price":1500.255}`); r.Status != 400 {
+		t.Fatalf("1500.255: %d %s", r.Status, r)
 	}
 }
 
@@ -144,27 +145,27 @@ func TestCancelAndComplete(t *testing.T) {
 	own := e.createContract(tokA, map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN})
 	active := e.createContract(tokA, map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN})
 	makeActive(t, e, active)
-	e.run(t, []scenario{
-		{name: "cancel by a party that did not create it", method: "POST", path: "/v1/contracts/" + shared + "/cancel", token: tokB,
-			status: 403, want: []string{"Only the creator"}},
-		{name: "cancel by the creator", method: "POST", path: "/v1/contracts/" + shared + "/cancel", token: tokA, status: 200,
-			want: []string{`"status":"CANCELLED"`, `"sellerStatus":"CANCELLED"`, `"buyerStatus":"PENDING"`, `"version":2`, `"number":"`}},
-		{name: "cancel twice", method: "POST", path: "/v1/contracts/" + shared + "/cancel", token: tokA, status: 400,
-			want: []string{"only a CREATED contract"}},
-		{name: "complete a CREATED contract", method: "POST", path: "/v1/contracts/" + own + "/complete", token: tokA, status: 400,
-			want: []string{"only an ACTIVE contract"}},
-		{name: "cancel an ACTIVE contract", method: "POST", path: "/v1/contracts/" + active + "/cancel", token: tokA, status: 400},
-		{name: "complete by another owner", method: "POST", path: "/v1/contracts/" + active + "/complete", token: tokB, status: 403},
-		{name: "complete an ACTIVE contract", method: "POST", path: "/v1/contracts/" + active + "/complete", token: tokA, status: 200,
-			want: []string{`"status":"COMPLETED"`, `"buyerStatus":"ACCEPTED"`, `"sellerStatus":"ACCEPTED"`}},
-		{name: "cancel unknown", method: "POST", path: "/v1/contracts/" + signflow.NewID() + "/cancel", token: tokA, status: 404},
-		{name: "complete malformed id", method: "POST", path: "/v1/contracts/x/complete", token: tokA, status: 404},
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "cancel by a party that did not create it", Method: "POST", Path: "/v1/contracts/" + shared + "/cancel", As: tokB,
+			Status: 403, Want: []string{"Only the creator"}},
+		{Name: "cancel by the creator", Method: "POST", Path: "/v1/contracts/" + shared + "/cancel", As: tokA, Status: 200,
+			Want: []string{`"status":"CANCELLED"`, `"sellerStatus":"CANCELLED"`, `"buyerStatus":"PENDING"`, `"version":2`, `"number":"`}},
+		{Name: "cancel twice", Method: "POST", Path: "/v1/contracts/" + shared + "/cancel", As: tokA, Status: 400,
+			Want: []string{"only a CREATED contract"}},
+		{Name: "complete a CREATED contract", Method: "POST", Path: "/v1/contracts/" + own + "/complete", As: tokA, Status: 400,
+			Want: []string{"only an ACTIVE contract"}},
+		{Name: "cancel an ACTIVE contract", Method: "POST", Path: "/v1/contracts/" + active + "/cancel", As: tokA, Status: 400},
+		{Name: "complete by another owner", Method: "POST", Path: "/v1/contracts/" + active + "/complete", As: tokB, Status: 403},
+		{Name: "complete an ACTIVE contract", Method: "POST", Path: "/v1/contracts/" + active + "/complete", As: tokA, Status: 200,
+			Want: []string{`"status":"COMPLETED"`, `"buyerStatus":"ACCEPTED"`, `"sellerStatus":"ACCEPTED"`}},
+		{Name: "cancel unknown", Method: "POST", Path: "/v1/contracts/" + signflow.NewID() + "/cancel", As: tokA, Status: 404},
+		{Name: "complete malformed id", Method: "POST", Path: "/v1/contracts/x/complete", As: tokA, Status: 404},
 	})
 	// An app with CONTRACTS_WRITE but not CONTRACTS_READ still gets the read response.
 	writeOnly := e.token(e.app([]string{signflow.ScopeContractsWrite}))
 	r := e.do("POST", "/v1/contracts/"+own+"/cancel", writeOnly, nil)
-	if r.status != 200 || !strings.Contains(r.String(), `"status":"CANCELLED"`) {
-		t.Fatalf("cancel with write scope only: %d %s", r.status, r)
+	if r.Status != 200 || !strings.Contains(r.String(), `"status":"CANCELLED"`) {
+		t.Fatalf("cancel with write scope only: %d %s", r.Status, r)
 	}
 }
 

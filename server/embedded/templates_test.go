@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
@@ -16,29 +17,29 @@ func TestTemplates(t *testing.T) {
 	tok := e.token(e.AppA)
 	// An app limited to the main template and the draft.
 	limited := e.token(e.app(signflow.AppScopes, e.Template.ID, e.Draft.ID))
-	e.run(t, []scenario{
-		{name: "list: published templates only", method: "GET", path: "/v1/templates", token: tok, status: 200,
-			want: []string{`"id":"` + e.Template.ID + `"`, `"id":"` + e.Other.ID + `"`, `"nameUz":"Oldi-sotdi shartnomasi"`,
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "list: published templates only", Method: "GET", Path: "/v1/templates", As: tok, Status: 200,
+			Want: []string{`"id":"` + e.Template.ID + `"`, `"id":"` + e.Other.ID + `"`, `"nameUz":"Oldi-sotdi shartnomasi"`,
 				`"nameRu":"Договор купли-продажи"`, `"nameEn":"Sales contract"`, `"individualVerificationType":"OTP_SMS"`,
 				`"legalVerificationType":"E_IMZO"`, `"productEnabled":true`, `"productRequired":false`,
 				`"paymentScheduleEnabled":true`, `"witnessCount":0`},
-			not: []string{e.Draft.ID, "body", "{{"}},
-		{name: "list: allowed templates only, still published only", method: "GET", path: "/v1/templates", token: limited,
-			status: 200, want: []string{e.Template.ID}, not: []string{e.Other.ID, e.Draft.ID}},
-		{name: "fields", method: "GET", path: "/v1/templates/" + e.Template.ID + "/fields", token: tok, status: 200,
-			want: []string{`"keyName":"deliveryAddress"`, `"keyName":"warrantyMonths"`, `"keyName":"color"`,
+			Not: []string{e.Draft.ID, "body", "{{"}},
+		{Name: "list: allowed templates only, still published only", Method: "GET", Path: "/v1/templates", As: limited,
+			Status: 200, Want: []string{e.Template.ID}, Not: []string{e.Other.ID, e.Draft.ID}},
+		{Name: "fields", Method: "GET", Path: "/v1/templates/" + e.Template.ID + "/fields", As: tok, Status: 200,
+			Want: []string{`"keyName":"deliveryAddress"`, `"keyName":"warrantyMonths"`, `"keyName":"color"`,
 				`"productField":true`, `"type":"INTEGER"`, `"position":"BOTTOM"`, `"parentKey":null`, `"deleted":false`,
 				`"templateId":"` + e.Template.ID + `"`, `"nameRu":"Адрес"`, `"createdDate":"2026-11-22T09:00:00Z"`,
 				`"lastModifiedDate":"2026-11-22T09:00:00Z"`}},
-		{name: "fields of a template without fields", method: "GET", path: "/v1/templates/" + e.Other.ID + "/fields", token: tok,
-			status: 200, want: []string{"[]"}},
-		{name: "fields of a template not allowed", method: "GET", path: "/v1/templates/" + e.Other.ID + "/fields", token: limited,
-			status: 403, want: []string{"not allowed"}},
-		{name: "fields of an unknown template", method: "GET", path: "/v1/templates/" + signflow.NewID() + "/fields", token: tok,
-			status: 404, want: []string{"Template not found."}},
-		{name: "fields of a malformed id", method: "GET", path: "/v1/templates/nope/fields", token: tok, status: 404},
-		{name: "fields of a draft, even when allowed", method: "GET", path: "/v1/templates/" + e.Draft.ID + "/fields", token: limited,
-			status: 404},
+		{Name: "fields of a template without fields", Method: "GET", Path: "/v1/templates/" + e.Other.ID + "/fields", As: tok,
+			Status: 200, Want: []string{"[]"}},
+		{Name: "fields of a template not allowed", Method: "GET", Path: "/v1/templates/" + e.Other.ID + "/fields", As: limited,
+			Status: 403, Want: []string{"not allowed"}},
+		{Name: "fields of an unknown template", Method: "GET", Path: "/v1/templates/" + signflow.NewID() + "/fields", As: tok,
+			Status: 404, Want: []string{"Template not found."}},
+		{Name: "fields of a malformed id", Method: "GET", Path: "/v1/templates/nope/fields", As: tok, Status: 404},
+		{Name: "fields of a draft, even when allowed", Method: "GET", Path: "/v1/templates/" + e.Draft.ID + "/fields", As: limited,
+			Status: 404},
 	})
 }
 
@@ -49,7 +50,7 @@ func TestTemplateWireShape(t *testing.T) {
 	e.Clock.Advance(time.Minute)
 	newest := fixture.MustTemplate(t, e.Service, fixture.TemplateYAML)
 	var list []map[string]any
-	if err := json.Unmarshal(e.do("GET", "/v1/templates", tok, nil).body, &list); err != nil || len(list) != 3 {
+	if err := json.Unmarshal([]byte(e.do("GET", "/v1/templates", tok, nil).Body), &list); err != nil || len(list) != 3 {
 		t.Fatalf("list: %v %v", list, err)
 	}
 	if list[2]["id"] != newest.ID {
@@ -58,7 +59,7 @@ func TestTemplateWireShape(t *testing.T) {
 	assertKeys(t, list[0], "id", "nameUz", "nameRu", "nameEn", "individualVerificationType", "legalVerificationType",
 		"productEnabled", "productRequired", "paymentScheduleEnabled", "witnessCount")
 	var fields []map[string]any
-	if err := json.Unmarshal(e.do("GET", "/v1/templates/"+e.Template.ID+"/fields", tok, nil).body, &fields); err != nil || len(fields) != 3 {
+	if err := json.Unmarshal([]byte(e.do("GET", "/v1/templates/"+e.Template.ID+"/fields", tok, nil).Body), &fields); err != nil || len(fields) != 3 {
 		t.Fatalf("fields: %v %v", fields, err)
 	}
 	assertKeys(t, fields[0], "id", "parentKey", "templateId", "nameUz", "nameRu", "nameEn", "keyName", "type", "position",
@@ -75,7 +76,7 @@ fields:
   - {keyName: region, type: SELECT, options: [north, south], name: {uz: "r", ru: "r", en: "r"}}
   - {keyName: city, parentKey: region, type: STRING, position: RIGHT, name: {uz: "c", ru: "c", en: "c"}}
 `)
-	if err := json.Unmarshal(e.do("GET", "/v1/templates/"+tpl.ID+"/fields", tok, nil).body, &fields); err != nil || len(fields) != 2 {
+	if err := json.Unmarshal([]byte(e.do("GET", "/v1/templates/"+tpl.ID+"/fields", tok, nil).Body), &fields); err != nil || len(fields) != 2 {
 		t.Fatalf("fields: %v %v", fields, err)
 	}
 	if fields[1]["parentKey"] != "region" || fields[1]["position"] != "RIGHT" {

@@ -39,12 +39,12 @@ func (e *env) list(t testing.TB, key, query string) page {
 		header = []string{apitest.HeaderInvalidRequest, "1"}
 	}
 	r := e.do("GET", "/v1/contracts?"+query, key, nil, header...)
-	if r.status != 200 {
-		t.Fatalf("list %s: %d %s", query, r.status, r)
+	if r.Status != 200 {
+		t.Fatalf("list %s: %d %s", query, r.Status, r)
 	}
-	checkJSONReply(t, r, "/v1/contracts")
+	e.api.Check(t, "/v1/contracts", r)
 	var p page
-	if err := json.Unmarshal(r.body, &p); err != nil {
+	if err := json.Unmarshal([]byte(r.Body), &p); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -98,17 +98,17 @@ func TestListPaging(t *testing.T) {
 	if v, ok := item["values"].([]any); !ok || len(v) != 0 || item["price"] != float64(1044) || item["buyer"] == nil {
 		t.Fatalf("list item %v", item)
 	}
-	e.run(t, []scenario{
-		{name: "negative page", method: "GET", path: "/v1/contracts?page=-1", key: k, status: 400, want: []string{"page: must be 0 or more"}},
-		{name: "size 0", method: "GET", path: "/v1/contracts?size=0", key: k, status: 400, want: []string{"size: must be 1 or more"}},
-		{name: "negative size", method: "GET", path: "/v1/contracts?size=-5", key: k, status: 400},
-		{name: "page not an integer", method: "GET", path: "/v1/contracts?page=abc", key: k, status: 400,
-			want: []string{"page: must be an integer"}},
-		{name: "size a fraction", method: "GET", path: "/v1/contracts?size=1.5", key: k, status: 400, want: []string{"size: must be an integer"}},
-		{name: "page beyond int64", method: "GET", path: "/v1/contracts?page=99999999999999999999", key: k, status: 400},
-		{name: "unknown status", method: "GET", path: "/v1/contracts?statuses=DONE", key: k, status: 400, want: []string{"statuses"}},
-		{name: "template not a UUID", method: "GET", path: "/v1/contracts?templateId=x", key: k, status: 400, want: []string{"templateId"}},
-		{name: "search too long", method: "GET", path: "/v1/contracts?search=" + strings.Repeat("a", 201), key: k, status: 400},
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "negative page", Method: "GET", Path: "/v1/contracts?page=-1", As: k, Status: 400, Want: []string{"page: must be 0 or more"}},
+		{Name: "size 0", Method: "GET", Path: "/v1/contracts?size=0", As: k, Status: 400, Want: []string{"size: must be 1 or more"}},
+		{Name: "negative size", Method: "GET", Path: "/v1/contracts?size=-5", As: k, Status: 400},
+		{Name: "page not an integer", Method: "GET", Path: "/v1/contracts?page=abc", As: k, Status: 400,
+			Want: []string{"page: must be an integer"}},
+		{Name: "size a fraction", Method: "GET", Path: "/v1/contracts?size=1.5", As: k, Status: 400, Want: []string{"size: must be an integer"}},
+		{Name: "page beyond int64", Method: "GET", Path: "/v1/contracts?page=99999999999999999999", As: k, Status: 400},
+		{Name: "unknown status", Method: "GET", Path: "/v1/contracts?statuses=DONE", As: k, Status: 400, Want: []string{"statuses"}},
+		{Name: "template not a UUID", Method: "GET", Path: "/v1/contracts?templateId=x", As: k, Status: 400, Want: []string{"templateId"}},
+		{Name: "search too long", Method: "GET", Path: "/v1/contracts?search=" + strings.Repeat("a", 201), As: k, Status: 400},
 	})
 	// An owner with no contracts gets an empty page, not null.
 	if p := e.list(t, e.key(signflow.KeyScopes, e.Other.ID), ""); p.TotalElements != 0 || p.TotalPages != 0 || p.Content == nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"contracts/internal/apitest"
 )
 
 // Hostile money numbers on the key interface (minor units): a megabyte of
@@ -17,12 +19,12 @@ func TestCreateContractHostileNumbers(t *testing.T) {
 	product := func(price json.Number, qty float64) map[string]any {
 		return map[string]any{"name": "TV", "price": price, "quantity": qty}
 	}
-	post := func(name string, extra []any, status int, want ...string) scenario {
-		return scenario{name: name, method: "POST", path: "/v1/contracts", key: e.KeyA.Secret, body: e.sale(extra...),
-			status: status, want: want}
+	post := func(name string, extra []any, status int, want ...string) apitest.Scenario {
+		return apitest.Scenario{Name: name, Method: "POST", Path: "/v1/contracts", As: e.KeyA.Secret, Body: e.sale(extra...),
+			Status: status, Want: want}
 	}
 	million := json.Number(strings.Repeat("9", 1<<20-200))
-	e.run(t, []scenario{
+	apitest.Run(t, e.api, []apitest.Scenario{
 		post("a price of a million digits", []any{"price", million}, 400, `"price: `+plain+`"`),
 		post("a product price of a million digits", []any{"products", []any{product(million, 1)}}, 400, `"products[0].price: `+plain+`"`),
 		post("a price with an exponent", []any{"price", json.Number("15e4")}, 400, `"price: `+plain+`"`),

@@ -1,10 +1,10 @@
 package keyapi
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/internal/testtools"
 	"contracts/server/document"
@@ -24,13 +24,13 @@ func TestContractPDF(t *testing.T) {
 	for _, sc := range []struct{ query, label, lang string }{{"", "Sotuvchi", "uz"}, {"?lang=uz", "Sotuvchi", "uz"}, {"?lang=ru", "Продавец", "ru"}, {"?lang=en", "Seller", "en"}} {
 		t.Run("lang "+sc.query, func(t *testing.T) {
 			r := e.do("GET", "/v1/contracts/"+id+"/pdf"+sc.query, e.KeyA.Secret, nil)
-			if r.status != 200 || r.header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(r.body, []byte("%PDF-")) {
-				t.Fatalf("status %d, type %q, body %.20q", r.status, r.header.Get("Content-Type"), r.body)
+			if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(r.Body, "%PDF-") {
+				t.Fatalf("status %d, type %q, body %.20q", r.Status, r.Header.Get("Content-Type"), r.Body)
 			}
-			if cd := r.header.Get("Content-Disposition"); !strings.Contains(cd, c.Number+".pdf") {
+			if cd := r.Header.Get("Content-Disposition"); !strings.Contains(cd, c.Number+".pdf") {
 				t.Errorf("Content-Disposition %q", cd)
 			}
-			text := testtools.PDFText(t, r.body)
+			text := testtools.PDFText(t, []byte(r.Body))
 			flat := strings.Join(strings.Fields(text), "")
 			// The audit trail names its events in the document's words, never by their codes.
 			created := document.Words(sc.lang)["event."+signflow.EventCreated]
@@ -47,11 +47,11 @@ func TestContractPDF(t *testing.T) {
 			}
 		})
 	}
-	e.run(t, []scenario{
-		{name: "unknown lang", method: "GET", path: "/v1/contracts/" + id + "/pdf?lang=de", key: e.KeyA.Secret, status: 400,
-			want: []string{"lang: must be uz, ru or en"}},
-		{name: "another owner", method: "GET", path: "/v1/contracts/" + id + "/pdf", key: e.KeyB.Secret, status: 403},
-		{name: "template outside the key", method: "GET", path: "/v1/contracts/" + other + "/pdf", key: e.LimitedKey.Secret, status: 403},
-		{name: "unknown contract", method: "GET", path: "/v1/contracts/" + signflow.NewID() + "/pdf", key: e.KeyA.Secret, status: 404},
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "unknown lang", Method: "GET", Path: "/v1/contracts/" + id + "/pdf?lang=de", As: e.KeyA.Secret, Status: 400,
+			Want: []string{"lang: must be uz, ru or en"}},
+		{Name: "another owner", Method: "GET", Path: "/v1/contracts/" + id + "/pdf", As: e.KeyB.Secret, Status: 403},
+		{Name: "template outside the key", Method: "GET", Path: "/v1/contracts/" + other + "/pdf", As: e.LimitedKey.Secret, Status: 403},
+		{Name: "unknown contract", Method: "GET", Path: "/v1/contracts/" + signflow.NewID() + "/pdf", As: e.KeyA.Secret, Status: 404},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
@@ -12,67 +13,67 @@ func TestCreateContract(t *testing.T) {
 	e := newEnv(t, 0)
 	k := e.KeyA.Secret
 	fieldID := e.Template.Fields[0].ID
-	e.run(t, []scenario{
-		{name: "owner sells, empty seller is the owner", method: "POST", path: "/v1/contracts", key: k, body: e.sale(),
-			status: 200, want: []string{`"id":"`}},
-		{name: "owner buys, empty buyer is the owner", method: "POST", path: "/v1/contracts", key: k,
-			body: map[string]any{"templateId": e.Template.ID, "sellerIn": fixture.CustomerIN, "price": 1}, status: 200},
-		{name: "owner named explicitly", method: "POST", path: "/v1/contracts", key: k,
-			body: e.sale("sellerIn", fixture.OwnerIN), status: 200},
-		{name: "unregistered counterparty", method: "POST", path: "/v1/contracts", key: k,
-			body: e.sale("buyerIn", fixture.UnknownIN), status: 200},
-		{name: "every field", method: "POST", path: "/v1/contracts", key: k, status: 200, body: e.sale(
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "owner sells, empty seller is the owner", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale(),
+			Status: 200, Want: []string{`"id":"`}},
+		{Name: "owner buys, empty buyer is the owner", Method: "POST", Path: "/v1/contracts", As: k,
+			Body: map[string]any{"templateId": e.Template.ID, "sellerIn": fixture.CustomerIN, "price": 1}, Status: 200},
+		{Name: "owner named explicitly", Method: "POST", Path: "/v1/contracts", As: k,
+			Body: e.sale("sellerIn", fixture.OwnerIN), Status: 200},
+		{Name: "unregistered counterparty", Method: "POST", Path: "/v1/contracts", As: k,
+			Body: e.sale("buyerIn", fixture.UnknownIN), Status: 200},
+		{Name: "every field", Method: "POST", Path: "/v1/contracts", As: k, Status: 200, Body: e.sale(
 			"initialPayment", 50000, "deliveryAt", "2026-12-01T10:00:00+05:00",
 			"values", []map[string]any{{"templateFieldId": fieldID, "value": "Toshkent", "position": 1, "id": signflow.NewID()},
 				{"keyName": "warrantyMonths", "value": "12", "templateId": e.Template.ID}},
 			"payments", []map[string]any{{"amount": 100000, "paymentDate": "2027-01-01T00:00:00Z"}},
 			"products", []map[string]any{{"name": "Chair", "unit": "DONA", "price": 2500, "quantity": 2, "values": map[string]any{"color": "red"}}})},
-		{name: "unknown fields are ignored", method: "POST", path: "/v1/contracts", key: k, body: e.sale("comment", "x", "extra", []int{1}),
-			status: 200},
-		{name: "both parties empty", method: "POST", path: "/v1/contracts", key: k,
-			body: map[string]any{"templateId": e.Template.ID, "price": 1}, status: 400, want: []string{"buyerIn and sellerIn"}},
-		{name: "both parties foreign", method: "POST", path: "/v1/contracts", key: k,
-			body: e.sale("sellerIn", fixture.OtherIN), status: 403, want: []string{"third parties"}},
-		{name: "owner on both sides", method: "POST", path: "/v1/contracts", key: k,
-			body: e.sale("buyerIn", fixture.OwnerIN, "sellerIn", fixture.OwnerIN), status: 400},
-		{name: "bad party number", method: "POST", path: "/v1/contracts", key: k, body: e.sale("buyerIn", "123"), status: 400,
-			want: []string{"buyerIn: must be 14 digits"}},
-		{name: "price with a fraction", method: "POST", path: "/v1/contracts", key: k, body: `{"templateId":"` + e.Template.ID +
-			`","buyerIn":"` + fixture.CustomerIN + `","price":1500.5}`, status: 400, want: []string{"price: must be a whole number of minor units"}},
-		{name: "price as a string", method: "POST", path: "/v1/contracts", key: k, body: e.sale("price", "150000"), status: 400,
-			want: []string{"price: must be a number, not string"}},
-		{name: "negative price", method: "POST", path: "/v1/contracts", key: k, body: e.sale("price", -1), status: 400,
-			want: []string{"price: must be between 0"}},
-		{name: "initial payment with a fraction", method: "POST", path: "/v1/contracts", key: k, body: e.sale("initialPayment", 0.25),
-			status: 400, want: []string{"initialPayment: must be a whole number"}},
-		{name: "payment amount with a fraction", method: "POST", path: "/v1/contracts", key: k, status: 400,
-			body: e.sale("payments", []map[string]any{{"amount": 10.5, "paymentDate": "2027-01-01T00:00:00Z"}}),
-			want: []string{"payments[0].amount: must be a whole number"}},
-		{name: "product price with a fraction", method: "POST", path: "/v1/contracts", key: k, status: 400,
-			body: e.sale("products", []map[string]any{{"name": "Chair", "price": 99.9, "quantity": 1}}),
-			want: []string{"products[0].price: must be a whole number"}},
-		{name: "product amount as a bool", method: "POST", path: "/v1/contracts", key: k, status: 400,
-			body: e.sale("products", []map[string]any{{"name": "Chair", "price": 1, "quantity": 1, "amount": true}}),
-			want: []string{"products.amount: must be a number, not bool"}},
-		{name: "wrong type names the field", method: "POST", path: "/v1/contracts", key: k, body: e.sale("buyerIn", 31234567890123),
-			status: 400, want: []string{"buyerIn: must be a string"}},
-		{name: "malformed JSON", method: "POST", path: "/v1/contracts", key: k, body: `{"templateId":`, status: 400,
-			want: []string{"Malformed request"}},
-		{name: "empty body", method: "POST", path: "/v1/contracts", key: k, body: " ", status: 400},
-		{name: "bad delivery date", method: "POST", path: "/v1/contracts", key: k, body: e.sale("deliveryAt", "tomorrow"),
-			status: 400, want: []string{"deliveryAt: must be a date-time"}},
-		{name: "missing template", method: "POST", path: "/v1/contracts", key: k, body: map[string]any{"buyerIn": fixture.CustomerIN},
-			status: 400, want: []string{"templateId: required"}},
-		{name: "unknown template", method: "POST", path: "/v1/contracts", key: k, body: e.sale("templateId", signflow.NewID()),
-			status: 400, want: []string{"templateId: no such template"}},
-		{name: "draft template", method: "POST", path: "/v1/contracts", key: k, body: e.sale("templateId", e.Draft.ID), status: 400},
-		{name: "template outside the key", method: "POST", path: "/v1/contracts", key: e.LimitedKey.Secret,
-			body: e.sale("templateId", e.Other.ID), status: 403, want: []string{"not allowed"}},
-		{name: "currency the template does not enable", method: "POST", path: "/v1/contracts", key: k, body: e.sale("currency", "RUB"),
-			status: 400, want: []string{"currency"}},
-		{name: "value of another template", method: "POST", path: "/v1/contracts", key: k, status: 400,
-			body: e.sale("values", []map[string]any{{"keyName": "deliveryAddress", "value": "x", "templateId": e.Other.ID}}),
-			want: []string{"values[0].templateId"}},
+		{Name: "unknown fields are ignored", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("comment", "x", "extra", []int{1}),
+			Status: 200},
+		{Name: "both parties empty", Method: "POST", Path: "/v1/contracts", As: k,
+			Body: map[string]any{"templateId": e.Template.ID, "price": 1}, Status: 400, Want: []string{"buyerIn and sellerIn"}},
+		{Name: "both parties foreign", Method: "POST", Path: "/v1/contracts", As: k,
+			Body: e.sale("sellerIn", fixture.OtherIN), Status: 403, Want: []string{"third parties"}},
+		{Name: "owner on both sides", Method: "POST", Path: "/v1/contracts", As: k,
+			Body: e.sale("buyerIn", fixture.OwnerIN, "sellerIn", fixture.OwnerIN), Status: 400},
+		{Name: "bad party number", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("buyerIn", "123"), Status: 400,
+			Want: []string{"buyerIn: must be 14 digits"}},
+		{Name: "price with a fraction", Method: "POST", Path: "/v1/contracts", As: k, Body: `{"templateId":"` + e.Template.ID +
+			`","buyerIn":"` + fixture.CustomerIN + `","price":1500.5}`, Status: 400, Want: []string{"price: must be a whole number of minor units"}},
+		{Name: "price as a string", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("price", "150000"), Status: 400,
+			Want: []string{"price: must be a number, not string"}},
+		{Name: "negative price", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("price", -1), Status: 400,
+			Want: []string{"price: must be between 0"}},
+		{Name: "initial payment with a fraction", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("initialPayment", 0.25),
+			Status: 400, Want: []string{"initialPayment: must be a whole number"}},
+		{Name: "payment amount with a fraction", Method: "POST", Path: "/v1/contracts", As: k, Status: 400,
+			Body: e.sale("payments", []map[string]any{{"amount": 10.5, "paymentDate": "2027-01-01T00:00:00Z"}}),
+			Want: []string{"payments[0].amount: must be a whole number"}},
+		{Name: "product price with a fraction", Method: "POST", Path: "/v1/contracts", As: k, Status: 400,
+			Body: e.sale("products", []map[string]any{{"name": "Chair", "price": 99.9, "quantity": 1}}),
+			Want: []string{"products[0].price: must be a whole number"}},
+		{Name: "product amount as a bool", Method: "POST", Path: "/v1/contracts", As: k, Status: 400,
+			Body: e.sale("products", []map[string]any{{"name": "Chair", "price": 1, "quantity": 1, "amount": true}}),
+			Want: []string{"products.amount: must be a number, not bool"}},
+		{Name: "wrong type names the field", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("buyerIn", 31234567890123),
+			Status: 400, Want: []string{"buyerIn: must be a string"}},
+		{Name: "malformed JSON", Method: "POST", Path: "/v1/contracts", As: k, Body: `{"templateId":`, Status: 400,
+			Want: []string{"Malformed request"}},
+		{Name: "empty body", Method: "POST", Path: "/v1/contracts", As: k, Body: " ", Status: 400},
+		{Name: "bad delivery date", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("deliveryAt", "tomorrow"),
+			Status: 400, Want: []string{"deliveryAt: must be a date-time"}},
+		{Name: "missing template", Method: "POST", Path: "/v1/contracts", As: k, Body: map[string]any{"buyerIn": fixture.CustomerIN},
+			Status: 400, Want: []string{"templateId: required"}},
+		{Name: "unknown template", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("templateId", signflow.NewID()),
+			Status: 400, Want: []string{"templateId: no such template"}},
+		{Name: "draft template", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("templateId", e.Draft.ID), Status: 400},
+		{Name: "template outside the key", Method: "POST", Path: "/v1/contracts", As: e.LimitedKey.Secret,
+			Body: e.sale("templateId", e.Other.ID), Status: 403, Want: []string{"not allowed"}},
+		{Name: "currency the template does not enable", Method: "POST", Path: "/v1/contracts", As: k, Body: e.sale("currency", "RUB"),
+			Status: 400, Want: []string{"currency"}},
+		{Name: "value of another template", Method: "POST", Path: "/v1/contracts", As: k, Status: 400,
+			Body: e.sale("values", []map[string]any{{"keyName": "deliveryAddress", "value": "x", "templateId": e.Other.ID}}),
+			Want: []string{"values[0].templateId"}},
 	})
 }
 
@@ -84,7 +85,7 @@ func TestMinorUnitRoundTrip(t *testing.T) {
 		"payments", []map[string]any{{"amount": 100000, "paymentDate": "2027-01-01T00:00:00Z"}},
 		"products", []map[string]any{{"name": "Chair", "price": 2500, "quantity": 2}}))
 	r := e.do("GET", "/v1/contracts/"+id, e.KeyA.Secret, nil)
-	got := r.json(t)
+	got := r.JSON(t)
 	if got["price"] != float64(150000) || got["initialPayment"] != float64(50000) {
 		t.Fatalf("key read: price %v initialPayment %v", got["price"], got["initialPayment"])
 	}
@@ -111,8 +112,8 @@ func TestReadContract(t *testing.T) {
 	other := e.create(e.KeyA.Secret, e.sale("templateId", e.Other.ID))
 	theirs := e.create(e.KeyB.Secret, e.sale())
 	path := "/v1/contracts/" + id
-	e.run(t, []scenario{
-		{name: "own contract", method: "GET", path: path, key: e.KeyA.Secret, status: 200, want: []string{
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "own contract", Method: "GET", Path: path, As: e.KeyA.Secret, Status: 200, Want: []string{
 			`"id":"` + id + `"`, `"number":"2026-`, `"status":"CREATED"`, `"purpose":"CONTRACT"`, `"buyerStatus":"PENDING"`,
 			`"sellerStatus":"PENDING"`, `"buyerIn":"` + fixture.CustomerIN + `"`, `"sellerIn":"` + fixture.OwnerIN + `"`,
 			`"creatorIn":"` + fixture.OwnerIN + `"`, `"price":150000`, `"initialPayment":0`, `"currency":"UZS"`,
@@ -125,21 +126,21 @@ func TestReadContract(t *testing.T) {
 			// The parties' phones (the customer's and the owner's, as stored)
 			// are never shown; ids may contain any digits, so look for the
 			// numbers themselves.
-			not: []string{"phone", "998901234567", "998712000000", "passport", "version", "products", "hash", `"deleted":true`}},
-		{name: "unregistered party is null", method: "GET", path: "/v1/contracts/" + unregistered, key: e.KeyA.Secret, status: 200,
-			want: []string{`"buyer":null`, `"buyerIn":"` + fixture.UnknownIN + `"`}},
-		{name: "another owner's contract", method: "GET", path: "/v1/contracts/" + theirs, key: e.KeyA.Secret, status: 403,
-			want: []string{"does not belong"}, not: []string{fixture.OtherIN}},
-		{name: "other owner reads ours", method: "GET", path: path, key: e.KeyB.Secret, status: 403},
-		{name: "template outside the key", method: "GET", path: "/v1/contracts/" + other, key: e.LimitedKey.Secret, status: 403,
-			want: []string{"template"}},
-		{name: "limited key, its template", method: "GET", path: path, key: e.LimitedKey.Secret, status: 200},
-		{name: "unknown id", method: "GET", path: "/v1/contracts/" + signflow.NewID(), key: e.KeyA.Secret, status: 404,
-			want: []string{"Contract not found."}},
-		{name: "not a UUID", method: "GET", path: "/v1/contracts/42", key: e.KeyA.Secret, status: 404},
+			Not: []string{"phone", "998901234567", "998712000000", "passport", "version", "products", "hash", `"deleted":true`}},
+		{Name: "unregistered party is null", Method: "GET", Path: "/v1/contracts/" + unregistered, As: e.KeyA.Secret, Status: 200,
+			Want: []string{`"buyer":null`, `"buyerIn":"` + fixture.UnknownIN + `"`}},
+		{Name: "another owner's contract", Method: "GET", Path: "/v1/contracts/" + theirs, As: e.KeyA.Secret, Status: 403,
+			Want: []string{"does not belong"}, Not: []string{fixture.OtherIN}},
+		{Name: "other owner reads ours", Method: "GET", Path: path, As: e.KeyB.Secret, Status: 403},
+		{Name: "template outside the key", Method: "GET", Path: "/v1/contracts/" + other, As: e.LimitedKey.Secret, Status: 403,
+			Want: []string{"template"}},
+		{Name: "limited key, its template", Method: "GET", Path: path, As: e.LimitedKey.Secret, Status: 200},
+		{Name: "unknown id", Method: "GET", Path: "/v1/contracts/" + signflow.NewID(), As: e.KeyA.Secret, Status: 404,
+			Want: []string{"Contract not found."}},
+		{Name: "not a UUID", Method: "GET", Path: "/v1/contracts/42", As: e.KeyA.Secret, Status: 404},
 	})
 	// Exactly the key interface's fields, and every date-time in the wire form.
-	got := e.do("GET", path, e.KeyA.Secret, nil).json(t)
+	got := e.do("GET", path, e.KeyA.Secret, nil).JSON(t)
 	want := []string{"id", "number", "status", "purpose", "buyerStatus", "sellerStatus", "buyerIn", "sellerIn", "creatorIn",
 		"price", "initialPayment", "currency", "deliveryAt", "templateId", "buyer", "seller", "createdBy", "values", "createdDate"}
 	if k := keys(got); !slices.Equal(k, sorted(want)) {
@@ -152,7 +153,7 @@ func TestReadContract(t *testing.T) {
 		t.Fatalf("value fields %v, want %v", k, sorted(wantVal))
 	}
 	for _, s := range []any{got["createdDate"], got["deliveryAt"], val["createdDate"]} {
-		if !wireDate.MatchString(s.(string)) {
+		if !apitest.WireDate.MatchString(s.(string)) {
 			t.Errorf("date-time %v", s)
 		}
 	}
@@ -168,25 +169,25 @@ func TestCancelAndComplete(t *testing.T) {
 	notCreator := e.create(e.KeyB.Secret, e.sale("buyerIn", fixture.OwnerIN, "currency", "USD"))
 	otherTemplate := e.create(k, e.sale("templateId", e.Other.ID))
 	writeOnly := e.key([]string{signflow.ScopeContractsWrite})
-	e.run(t, []scenario{
-		{name: "creator cancels", method: "POST", path: "/v1/contracts/" + toCancel + "/cancel", key: k, status: 200,
-			want: []string{`"id":"` + toCancel + `"`, `"status":"CANCELLED"`, `"sellerStatus":"CANCELLED"`, `"buyerStatus":"PENDING"`,
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "creator cancels", Method: "POST", Path: "/v1/contracts/" + toCancel + "/cancel", As: k, Status: 200,
+			Want: []string{`"id":"` + toCancel + `"`, `"status":"CANCELLED"`, `"sellerStatus":"CANCELLED"`, `"buyerStatus":"PENDING"`,
 				`"buyer":{"firstName":"Aziz"`, `"values":[]`}},
-		{name: "cancel twice", method: "POST", path: "/v1/contracts/" + toCancel + "/cancel", key: k, status: 400,
-			want: []string{"only a CREATED contract can be cancelled"}},
-		{name: "cancel an ACTIVE contract", method: "POST", path: "/v1/contracts/" + toComplete + "/cancel", key: k, status: 400},
-		{name: "complete a CANCELLED contract", method: "POST", path: "/v1/contracts/" + toCancel + "/complete", key: k, status: 400,
-			want: []string{"only an ACTIVE contract can be completed"}},
-		{name: "a write-only key completes and gets the contract", method: "POST", path: "/v1/contracts/" + toComplete + "/complete",
-			key: writeOnly, status: 200, want: []string{`"status":"COMPLETED"`, `"buyerStatus":"ACCEPTED"`, `"sellerStatus":"ACCEPTED"`}},
-		{name: "complete twice", method: "POST", path: "/v1/contracts/" + toComplete + "/complete", key: k, status: 400},
-		{name: "party but not creator cancels", method: "POST", path: "/v1/contracts/" + notCreator + "/cancel", key: k, status: 403,
-			want: []string{"Only the creator"}},
-		{name: "other owner cancels", method: "POST", path: "/v1/contracts/" + otherTemplate + "/cancel", key: e.KeyB.Secret,
-			status: 403},
-		{name: "template outside the key", method: "POST", path: "/v1/contracts/" + otherTemplate + "/cancel",
-			key: e.LimitedKey.Secret, status: 403},
-		{name: "unknown contract", method: "POST", path: "/v1/contracts/" + signflow.NewID() + "/complete", key: k, status: 404},
+		{Name: "cancel twice", Method: "POST", Path: "/v1/contracts/" + toCancel + "/cancel", As: k, Status: 400,
+			Want: []string{"only a CREATED contract can be cancelled"}},
+		{Name: "cancel an ACTIVE contract", Method: "POST", Path: "/v1/contracts/" + toComplete + "/cancel", As: k, Status: 400},
+		{Name: "complete a CANCELLED contract", Method: "POST", Path: "/v1/contracts/" + toCancel + "/complete", As: k, Status: 400,
+			Want: []string{"only an ACTIVE contract can be completed"}},
+		{Name: "a write-only key completes and gets the contract", Method: "POST", Path: "/v1/contracts/" + toComplete + "/complete",
+			As: writeOnly, Status: 200, Want: []string{`"status":"COMPLETED"`, `"buyerStatus":"ACCEPTED"`, `"sellerStatus":"ACCEPTED"`}},
+		{Name: "complete twice", Method: "POST", Path: "/v1/contracts/" + toComplete + "/complete", As: k, Status: 400},
+		{Name: "party but not creator cancels", Method: "POST", Path: "/v1/contracts/" + notCreator + "/cancel", As: k, Status: 403,
+			Want: []string{"Only the creator"}},
+		{Name: "other owner cancels", Method: "POST", Path: "/v1/contracts/" + otherTemplate + "/cancel", As: e.KeyB.Secret,
+			Status: 403},
+		{Name: "template outside the key", Method: "POST", Path: "/v1/contracts/" + otherTemplate + "/cancel",
+			As: e.LimitedKey.Secret, Status: 403},
+		{Name: "unknown contract", Method: "POST", Path: "/v1/contracts/" + signflow.NewID() + "/complete", As: k, Status: 404},
 	})
 	// The change is in the audit trail, by the owner.
 	trail, err := e.Service.AuditTrail(toCancel)

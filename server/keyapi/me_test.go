@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
@@ -16,20 +17,20 @@ func TestMe(t *testing.T) {
 	fixture.MustOwner(t, e.Service, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: "998901234567"})
 	person := fixture.MustCredential(t, e.Service.CreateKey, &signflow.CredentialInput{Name: "Personal", OwnerIN: fixture.CustomerIN,
 		Scopes: []string{signflow.ScopeClientsRead}, AllTemplates: true}).Secret
-	e.run(t, []scenario{
-		{name: "all templates, never expires", method: "GET", path: "/v1/me", key: e.KeyA.Secret, status: 200,
-			want: []string{`"name":"Key A"`, `"ownerIn":"` + fixture.OwnerIN + `"`, `"ownerLegalName":"Alpha Savdo MChJ"`,
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "all templates, never expires", Method: "GET", Path: "/v1/me", As: e.KeyA.Secret, Status: 200,
+			Want: []string{`"name":"Key A"`, `"ownerIn":"` + fixture.OwnerIN + `"`, `"ownerLegalName":"Alpha Savdo MChJ"`,
 				`"scopes":["TEMPLATES_READ","CONTRACTS_READ","CONTRACTS_WRITE","CLIENTS_READ"]`, `"allTemplates":true`,
 				`"templateIds":[]`, `"expiresAt":null`},
-			not: []string{"hash", "webhook", e.KeyA.Secret}},
-		{name: "limited key lists its templates", method: "GET", path: "/v1/me", key: e.LimitedKey.Secret, status: 200,
-			want: []string{`"name":"Limited"`, `"allTemplates":false`, `"templateIds":["` + e.Template.ID + `"]`}},
-		{name: "expiry in UTC, whole seconds", method: "GET", path: "/v1/me", key: expiring, status: 200,
-			want: []string{`"scopes":["CONTRACTS_READ"]`, `"templateIds":["` + e.Template.ID + `","` + e.Other.ID + `"]`,
+			Not: []string{"hash", "webhook", e.KeyA.Secret}},
+		{Name: "limited key lists its templates", Method: "GET", Path: "/v1/me", As: e.LimitedKey.Secret, Status: 200,
+			Want: []string{`"name":"Limited"`, `"allTemplates":false`, `"templateIds":["` + e.Template.ID + `"]`}},
+		{Name: "expiry in UTC, whole seconds", Method: "GET", Path: "/v1/me", As: expiring, Status: 200,
+			Want: []string{`"scopes":["CONTRACTS_READ"]`, `"templateIds":["` + e.Template.ID + `","` + e.Other.ID + `"]`,
 				`"expiresAt":"2027-03-01T07:30:00Z"`}},
-		{name: "an individual owner's full name", method: "GET", path: "/v1/me", key: person, status: 200,
-			want: []string{`"ownerIn":"` + fixture.CustomerIN + `"`, `"ownerLegalName":"Karimov Aziz"`}},
-		{name: "another owner's key", method: "GET", path: "/v1/me", key: e.KeyB.Secret, status: 200,
-			want: []string{`"ownerLegalName":"Beta Trade LLC"`}},
+		{Name: "an individual owner's full name", Method: "GET", Path: "/v1/me", As: person, Status: 200,
+			Want: []string{`"ownerIn":"` + fixture.CustomerIN + `"`, `"ownerLegalName":"Karimov Aziz"`}},
+		{Name: "another owner's key", Method: "GET", Path: "/v1/me", As: e.KeyB.Secret, Status: 200,
+			Want: []string{`"ownerLegalName":"Beta Trade LLC"`}},
 	})
 }

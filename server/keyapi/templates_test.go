@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/signflow"
 )
 
@@ -12,21 +13,21 @@ func TestListTemplates(t *testing.T) {
 	e := newEnv(t, 0)
 	draftOnly := e.key([]string{signflow.ScopeTemplatesRead}, e.Draft.ID)
 	body := []string{"seller.name", "{{", `"body"`}
-	e.run(t, []scenario{
-		{name: "published templates of the key", method: "GET", path: "/v1/templates", key: e.KeyA.Secret, status: 200,
-			want: []string{`"id":"` + e.Template.ID + `"`, `"id":"` + e.Other.ID + `"`, `"nameUz":"Oldi-sotdi shartnomasi"`,
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "published templates of the key", Method: "GET", Path: "/v1/templates", As: e.KeyA.Secret, Status: 200,
+			Want: []string{`"id":"` + e.Template.ID + `"`, `"id":"` + e.Other.ID + `"`, `"nameUz":"Oldi-sotdi shartnomasi"`,
 				`"nameRu":"Договор купли-продажи"`, `"nameEn":"Sales contract"`, `"type":"B2C"`, `"status":"PUBLISHED"`,
 				`"enabledCurrencies":["UZS","USD"]`, `"enabledCurrencies":null`, `"productEnabled":true`, `"productRequired":false`,
 				`"paymentScheduleEnabled":true`, `"witnessEnabled":false`, `"initialPaymentEnabled":true`, `"witnessCount":0`},
-			not: append([]string{e.Draft.ID, "DRAFT", "individualVerificationType"}, body...)},
-		{name: "limited key sees its template only", method: "GET", path: "/v1/templates", key: e.LimitedKey.Secret, status: 200,
-			want: []string{e.Template.ID}, not: []string{e.Other.ID, e.Draft.ID}},
-		{name: "a key of a draft only sees nothing", method: "GET", path: "/v1/templates", key: draftOnly, status: 200,
-			want: []string{"[]"}},
+			Not: append([]string{e.Draft.ID, "DRAFT", "individualVerificationType"}, body...)},
+		{Name: "limited key sees its template only", Method: "GET", Path: "/v1/templates", As: e.LimitedKey.Secret, Status: 200,
+			Want: []string{e.Template.ID}, Not: []string{e.Other.ID, e.Draft.ID}},
+		{Name: "a key of a draft only sees nothing", Method: "GET", Path: "/v1/templates", As: draftOnly, Status: 200,
+			Want: []string{"[]"}},
 	})
 	// The exact item shape: nothing more than the spec's fields.
 	var items []map[string]any
-	if err := json.Unmarshal(e.do("GET", "/v1/templates", e.LimitedKey.Secret, nil).body, &items); err != nil || len(items) != 1 {
+	if err := json.Unmarshal([]byte(e.do("GET", "/v1/templates", e.LimitedKey.Secret, nil).Body), &items); err != nil || len(items) != 1 {
 		t.Fatalf("items %v: %v", items, err)
 	}
 	want := []string{"id", "nameUz", "nameRu", "nameEn", "type", "status", "enabledCurrencies", "productEnabled",
@@ -39,26 +40,26 @@ func TestListTemplates(t *testing.T) {
 func TestTemplateFields(t *testing.T) {
 	e := newEnv(t, 0)
 	path := "/v1/templates/" + e.Template.ID + "/fields"
-	e.run(t, []scenario{
-		{name: "fields in order", method: "GET", path: path, key: e.KeyA.Secret, status: 200,
-			want: []string{`"keyName":"deliveryAddress"`, `"keyName":"warrantyMonths"`, `"keyName":"color"`, `"parentKey":null`,
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "fields in order", Method: "GET", Path: path, As: e.KeyA.Secret, Status: 200,
+			Want: []string{`"keyName":"deliveryAddress"`, `"keyName":"warrantyMonths"`, `"keyName":"color"`, `"parentKey":null`,
 				`"templateId":"` + e.Template.ID + `"`, `"nameUz":"Manzil"`, `"nameRu":"Адрес"`, `"nameEn":"Address"`,
 				`"type":"STRING"`, `"type":"INTEGER"`, `"position":"BOTTOM"`, `"productField":true`, `"productField":false`},
-			not: []string{"deleted", "createdDate", "lastModifiedDate"}},
-		{name: "limited key, its template", method: "GET", path: path, key: e.LimitedKey.Secret, status: 200,
-			want: []string{`"keyName":"deliveryAddress"`}},
-		{name: "limited key, another template", method: "GET", path: "/v1/templates/" + e.Other.ID + "/fields",
-			key: e.LimitedKey.Secret, status: 403, want: []string{"not allowed"}},
-		{name: "draft template", method: "GET", path: "/v1/templates/" + e.Draft.ID + "/fields", key: e.KeyA.Secret,
-			status: 404, want: []string{"Template not found."}},
-		{name: "unknown template", method: "GET", path: "/v1/templates/" + signflow.NewID() + "/fields", key: e.KeyA.Secret,
-			status: 404},
-		{name: "not a UUID", method: "GET", path: "/v1/templates/nope/fields", key: e.KeyA.Secret, status: 404},
-		{name: "template without fields", method: "GET", path: "/v1/templates/" + e.Other.ID + "/fields", key: e.KeyA.Secret,
-			status: 200, want: []string{"[]"}},
+			Not: []string{"deleted", "createdDate", "lastModifiedDate"}},
+		{Name: "limited key, its template", Method: "GET", Path: path, As: e.LimitedKey.Secret, Status: 200,
+			Want: []string{`"keyName":"deliveryAddress"`}},
+		{Name: "limited key, another template", Method: "GET", Path: "/v1/templates/" + e.Other.ID + "/fields",
+			As: e.LimitedKey.Secret, Status: 403, Want: []string{"not allowed"}},
+		{Name: "draft template", Method: "GET", Path: "/v1/templates/" + e.Draft.ID + "/fields", As: e.KeyA.Secret,
+			Status: 404, Want: []string{"Template not found."}},
+		{Name: "unknown template", Method: "GET", Path: "/v1/templates/" + signflow.NewID() + "/fields", As: e.KeyA.Secret,
+			Status: 404},
+		{Name: "not a UUID", Method: "GET", Path: "/v1/templates/nope/fields", As: e.KeyA.Secret, Status: 404},
+		{Name: "template without fields", Method: "GET", Path: "/v1/templates/" + e.Other.ID + "/fields", As: e.KeyA.Secret,
+			Status: 200, Want: []string{"[]"}},
 	})
 	var fields []map[string]any
-	if err := json.Unmarshal(e.do("GET", path, e.KeyA.Secret, nil).body, &fields); err != nil || len(fields) != 3 {
+	if err := json.Unmarshal([]byte(e.do("GET", path, e.KeyA.Secret, nil).Body), &fields); err != nil || len(fields) != 3 {
 		t.Fatalf("fields %v: %v", fields, err)
 	}
 	for i, f := range fields {
