@@ -101,6 +101,28 @@ func CheckJSON(t *testing.T, a Answer, what string) {
 	}
 }
 
+// CheckCreate sends body to POST /v1/contracts of h with header and
+// checks the answer; a body that is accepted must give a contract that
+// reads back, with its money stored within bounds.
+func CheckCreate(t *testing.T, w *fixture.Standard, h http.Handler, header http.Header, body []byte) {
+	t.Helper()
+	a := Serve(h, "POST", "/v1/contracts", "application/json", header, body)
+	CheckJSON(t, a, "POST /v1/contracts")
+	if a.Status != http.StatusOK {
+		return
+	}
+	var out struct{ ID string }
+	if err := json.Unmarshal(a.Body, &out); err != nil || out.ID == "" {
+		t.Fatalf("200 without an id: %s", a.Body)
+	}
+	read := Serve(h, "GET", "/v1/contracts/"+out.ID, "", header, nil)
+	CheckJSON(t, read, "GET the created contract")
+	if read.Status != http.StatusOK {
+		t.Fatalf("the created contract reads %d: %s", read.Status, read.Body)
+	}
+	CheckStoredMoney(t, w, out.ID)
+}
+
 // CheckStoredMoney fails the test unless every money value of the stored
 // contract id, and the sums of its products and of its payments, lie
 // within 0 and signflow.MaxMoney: nothing accepted may wrap around.

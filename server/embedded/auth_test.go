@@ -37,29 +37,15 @@ func TestTokenEndpoint(t *testing.T) {
 func TestBearerToken(t *testing.T) {
 	e := newEnv(t, 0)
 	tok := e.token(e.AppA)
-	for _, tc := range []struct {
-		name, header string
-		status       int
-	}{
-		{"no header", "", 401},
-		{"basic scheme", "Basic " + tok, 401},
-		{"garbage", "Bearer not.a.real.token", 401},
-		{"tampered expiry", "Bearer " + tamper(tok), 401},
-		{"valid, lower-case scheme", "bearer " + tok, 200},
-		{"valid", "Bearer " + tok, 200},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var h []string
-			if tc.header != "" {
-				h = []string{"Authorization", tc.header}
-			}
-			r := e.do("GET", "/v1/templates", "", nil, h...)
-			if r.Status != tc.status {
-				t.Fatalf("status %d, want %d: %s", r.Status, tc.status, r)
-			}
-			e.api.Check(t, "/v1/templates", r)
-		})
-	}
+	bearer := func(v string) map[string]string { return map[string]string{"Authorization": v} }
+	apitest.Run(t, e.api, []apitest.Scenario{
+		{Name: "no header", Path: "/v1/templates", Status: 401},
+		{Name: "basic scheme", Path: "/v1/templates", Header: bearer("Basic " + tok), Status: 401},
+		{Name: "garbage", Path: "/v1/templates", Header: bearer("Bearer not.a.real.token"), Status: 401},
+		{Name: "tampered expiry", Path: "/v1/templates", Header: bearer("Bearer " + tamper(tok)), Status: 401},
+		{Name: "valid, lower-case scheme", Path: "/v1/templates", Header: bearer("bearer " + tok), Status: 200},
+		{Name: "valid", Path: "/v1/templates", Header: bearer("Bearer " + tok), Status: 200},
+	})
 }
 
 // tamper moves a token's expiry one second later without re-signing it.

@@ -110,7 +110,7 @@ func TestContractPDF(t *testing.T) {
 
 	for _, tc := range []struct {
 		lang, want string
-	}{{"", "Xaridor"}, {"uz", "Xaridor"}, {"ru", "Покупатель"}, {"en", "Buyer"}} {
+	}{{want: "Xaridor"}, {lang: "uz", want: "Xaridor"}, {lang: "ru", want: "Покупатель"}, {lang: "en", want: "Buyer"}} {
 		t.Run("lang "+tc.lang, func(t *testing.T) {
 			path := "/v1/contracts/" + id + "/pdf"
 			if tc.lang != "" {

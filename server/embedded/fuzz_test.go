@@ -71,23 +71,7 @@ func FuzzEmbeddedContract(f *testing.F) {
 	for _, seed := range contractSeeds(w.Template.ID) {
 		f.Add([]byte(seed))
 	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		a := fuzzcheck.Serve(w.h, "POST", "/v1/contracts", "application/json", w.auth, body)
-		fuzzcheck.CheckJSON(t, a, "POST /v1/contracts")
-		if a.Status != http.StatusOK {
-			return
-		}
-		var out createdContract
-		if err := server.Decode(a.Body, &out); err != nil || out.ID == "" {
-			t.Fatalf("200 without an id: %s", a.Body)
-		}
-		read := fuzzcheck.Serve(w.h, "GET", "/v1/contracts/"+out.ID, "", w.auth, nil)
-		fuzzcheck.CheckJSON(t, read, "GET the created contract")
-		if read.Status != http.StatusOK {
-			t.Fatalf("the created contract reads %d: %s", read.Status, read.Body)
-		}
-		fuzzcheck.CheckStoredMoney(t, w.Standard, out.ID)
-	})
+	f.Fuzz(func(t *testing.T, body []byte) { fuzzcheck.CheckCreate(t, w.Standard, w.h, w.auth, body) })
 }
 
 // contractSeeds are valid and nearly valid contract bodies.
@@ -122,21 +106,21 @@ var embeddedKinds = []struct {
 	method string
 	path   func(w *fuzzWorld, param string) string
 }{
-	{"token", "POST", func(*fuzzWorld, string) string { return "/v1/auth/token" }},
-	{"client", "POST", func(*fuzzWorld, string) string { return "/v1/clients" }},
-	{"session", "POST", func(w *fuzzWorld, _ string) string { return "/v1/contracts/" + w.contractID + "/sign-sessions" }},
-	{"confirm", "POST", func(w *fuzzWorld, _ string) string { return "/sign/" + w.sessionToken + "/confirm" }},
-	{"get client", "GET", func(_ *fuzzWorld, p string) string { return "/v1/clients/" + url.PathEscape(p) }},
-	{"get contract", "GET", func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) }},
-	{"get session", "GET", func(_ *fuzzWorld, p string) string { return "/v1/sign-sessions/" + url.PathEscape(p) }},
-	{"fields", "GET", func(_ *fuzzWorld, p string) string { return "/v1/templates/" + url.PathEscape(p) + "/fields" }},
+	{name: "token", method: "POST", path: func(*fuzzWorld, string) string { return "/v1/auth/token" }},
+	{name: "client", method: "POST", path: func(*fuzzWorld, string) string { return "/v1/clients" }},
+	{name: "session", method: "POST", path: func(w *fuzzWorld, _ string) string { return "/v1/contracts/" + w.contractID + "/sign-sessions" }},
+	{name: "confirm", method: "POST", path: func(w *fuzzWorld, _ string) string { return "/sign/" + w.sessionToken + "/confirm" }},
+	{name: "get client", method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/clients/" + url.PathEscape(p) }},
+	{name: "get contract", method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) }},
+	{name: "get session", method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/sign-sessions/" + url.PathEscape(p) }},
+	{name: "fields", method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/templates/" + url.PathEscape(p) + "/fields" }},
 	// An unknown contract: rendering real PDFs would slow fuzzing a hundredfold.
-	{"pdf", "GET", func(_ *fuzzWorld, p string) string {
+	{name: "pdf", method: "GET", path: func(_ *fuzzWorld, p string) string {
 		return "/v1/contracts/00000000-0000-4000-8000-000000000000/pdf?lang=" + url.QueryEscape(p)
 	}},
-	{"cancel", "POST", func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/cancel" }},
-	{"session of", "POST", func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/sign-sessions" }},
-	{"sign action", "POST", func(_ *fuzzWorld, p string) string { return "/sign/" + url.PathEscape(p) + "/reject" }},
+	{name: "cancel", method: "POST", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/cancel" }},
+	{name: "session of", method: "POST", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/sign-sessions" }},
+	{name: "sign action", method: "POST", path: func(_ *fuzzWorld, p string) string { return "/sign/" + url.PathEscape(p) + "/reject" }},
 }
 
 // FuzzEmbeddedRequest fuzzes every other request type of the embedded

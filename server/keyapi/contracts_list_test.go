@@ -74,15 +74,15 @@ func TestListPaging(t *testing.T) {
 		want                     []string
 		number, size, totalPages int
 	}{
-		{"defaults", "", newest[:20], 0, 20, 3},
-		{"second page", "page=1", newest[20:40], 1, 20, 3},
-		{"last, partial page", "page=2", newest[40:], 2, 20, 3},
-		{"page past the end", "page=3", []string{}, 3, 20, 3},
-		{"far past the end", "page=9223372036854775807&size=100", []string{}, 9223372036854775807, 100, 1},
-		{"size 7, page 6", "size=7&page=6", newest[42:], 6, 7, 7},
-		{"size 100", "size=100", newest, 0, 100, 1},
-		{"size over 100 is clamped", "size=101", newest, 0, 100, 1},
-		{"size 1", "size=1&page=44", newest[44:], 44, 1, 45},
+		{name: "defaults", want: newest[:20], size: 20, totalPages: 3},
+		{name: "second page", query: "page=1", want: newest[20:40], number: 1, size: 20, totalPages: 3},
+		{name: "last, partial page", query: "page=2", want: newest[40:], number: 2, size: 20, totalPages: 3},
+		{name: "page past the end", query: "page=3", want: []string{}, number: 3, size: 20, totalPages: 3},
+		{name: "far past the end", query: "page=9223372036854775807&size=100", want: []string{}, number: 9223372036854775807, size: 100, totalPages: 1},
+		{name: "size 7, page 6", query: "size=7&page=6", want: newest[42:], number: 6, size: 7, totalPages: 7},
+		{name: "size 100", query: "size=100", want: newest, size: 100, totalPages: 1},
+		{name: "size over 100 is clamped", query: "size=101", want: newest, size: 100, totalPages: 1},
+		{name: "size 1", query: "size=1&page=44", want: newest[44:], number: 44, size: 1, totalPages: 45},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			p := e.list(t, k, sc.query)
@@ -135,16 +135,16 @@ func TestListFilters(t *testing.T) {
 		name, key, query string
 		want             []string
 	}{
-		{"everything of the owner, newest first", k, "", all},
-		{"one status", k, "statuses=CANCELLED", []string{cancelled}},
-		{"repeated statuses", k, "statuses=ACTIVE&statuses=CANCELLED", []string{active, cancelled}},
-		{"comma-separated statuses", k, "statuses=ACTIVE,CANCELLED", []string{active, cancelled}},
-		{"status nobody has", k, "statuses=REJECTED", []string{}},
-		{"template", k, "templateId=" + e.Other.ID, []string{otherTemplate}},
-		{"template and status", k, "templateId=" + e.Template.ID + "&statuses=CREATED", []string{fromB, created}},
-		{"limited key sees its template only", e.LimitedKey.Secret, "", []string{fromB, active, cancelled, created}},
-		{"limited key asking for another template", e.LimitedKey.Secret, "templateId=" + e.Other.ID, []string{}},
-		{"other owner", e.KeyB.Secret, "", []string{onlyB, fromB}},
+		{name: "everything of the owner, newest first", key: k, want: all},
+		{name: "one status", key: k, query: "statuses=CANCELLED", want: []string{cancelled}},
+		{name: "repeated statuses", key: k, query: "statuses=ACTIVE&statuses=CANCELLED", want: []string{active, cancelled}},
+		{name: "comma-separated statuses", key: k, query: "statuses=ACTIVE,CANCELLED", want: []string{active, cancelled}},
+		{name: "status nobody has", key: k, query: "statuses=REJECTED", want: []string{}},
+		{name: "template", key: k, query: "templateId=" + e.Other.ID, want: []string{otherTemplate}},
+		{name: "template and status", key: k, query: "templateId=" + e.Template.ID + "&statuses=CREATED", want: []string{fromB, created}},
+		{name: "limited key sees its template only", key: e.LimitedKey.Secret, want: []string{fromB, active, cancelled, created}},
+		{name: "limited key asking for another template", key: e.LimitedKey.Secret, query: "templateId=" + e.Other.ID, want: []string{}},
+		{name: "other owner", key: e.KeyB.Secret, want: []string{onlyB, fromB}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			if p := e.list(t, sc.key, sc.query); !slices.Equal(p.ids(), sc.want) || p.TotalElements != len(sc.want) {
@@ -178,22 +178,22 @@ func TestListSearch(t *testing.T) {
 		name, key, search string
 		want              []string
 	}{
-		{"contract number", k, number(dilshod), []string{dilshod}},
-		{"another owner's contract number", k, number(theirs), []string{}},
-		{"party number", k, "31111111111111", []string{dilnoza2, dilnoza}},
-		{"party number prefix", k, "311111", []string{dilnoza2, dilshod, dilnoza}},
-		{"company number", k, "402222222", []string{gamma}},
-		{"name word prefix", k, "dil", []string{dilnoza2, dilshod, dilnoza}},
-		{"two words", k, "Rahimova Dilnoza", []string{dilnoza2, dilnoza}},
-		{"two word prefixes, any order", k, "dilsh rahim", []string{dilshod}},
-		{"patronymic", k, "akmal", []string{dilnoza2, dilnoza}},
-		{"company name with a dash", k, "gamma-savdo", []string{gamma}},
-		{"last name", k, "Karimov", []string{aziz}},
-		{"no match", k, "Zafar", []string{}},
-		{"limited key", e.LimitedKey.Secret, "Dilnoza", []string{dilnoza}},
-		{"other owner sees its own", e.KeyB.Secret, "nodira", []string{theirs}},
-		{"another tenant's name for the party", k, "nodira", []string{}},
-		{"A's name for the party, searched by B", e.KeyB.Secret, "dilnoza", []string{}},
+		{name: "contract number", key: k, search: number(dilshod), want: []string{dilshod}},
+		{name: "another owner's contract number", key: k, search: number(theirs), want: []string{}},
+		{name: "party number", key: k, search: "31111111111111", want: []string{dilnoza2, dilnoza}},
+		{name: "party number prefix", key: k, search: "311111", want: []string{dilnoza2, dilshod, dilnoza}},
+		{name: "company number", key: k, search: "402222222", want: []string{gamma}},
+		{name: "name word prefix", key: k, search: "dil", want: []string{dilnoza2, dilshod, dilnoza}},
+		{name: "two words", key: k, search: "Rahimova Dilnoza", want: []string{dilnoza2, dilnoza}},
+		{name: "two word prefixes, any order", key: k, search: "dilsh rahim", want: []string{dilshod}},
+		{name: "patronymic", key: k, search: "akmal", want: []string{dilnoza2, dilnoza}},
+		{name: "company name with a dash", key: k, search: "gamma-savdo", want: []string{gamma}},
+		{name: "last name", key: k, search: "Karimov", want: []string{aziz}},
+		{name: "no match", key: k, search: "Zafar", want: []string{}},
+		{name: "limited key", key: e.LimitedKey.Secret, search: "Dilnoza", want: []string{dilnoza}},
+		{name: "other owner sees its own", key: e.KeyB.Secret, search: "nodira", want: []string{theirs}},
+		{name: "another tenant's name for the party", key: k, search: "nodira", want: []string{}},
+		{name: "A's name for the party, searched by B", key: e.KeyB.Secret, search: "dilnoza", want: []string{}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			p := e.list(t, sc.key, "search="+url.QueryEscape(sc.search))

@@ -21,7 +21,7 @@ func TestContractPDF(t *testing.T) {
 	})
 	verify := verifyBase + "/verify/" + id + "?h=" + c.Hash[:16]
 
-	for _, sc := range []struct{ query, label, lang string }{{"", "Sotuvchi", "uz"}, {"?lang=uz", "Sotuvchi", "uz"}, {"?lang=ru", "Продавец", "ru"}, {"?lang=en", "Seller", "en"}} {
+	for _, sc := range []struct{ query, label, lang string }{{label: "Sotuvchi", lang: "uz"}, {query: "?lang=uz", label: "Sotuvchi", lang: "uz"}, {query: "?lang=ru", label: "Продавец", lang: "ru"}, {query: "?lang=en", label: "Seller", lang: "en"}} {
 		t.Run("lang "+sc.query, func(t *testing.T) {
 			r := e.do("GET", "/v1/contracts/"+id+"/pdf"+sc.query, e.KeyA.Secret, nil)
 			if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(r.Body, "%PDF-") {

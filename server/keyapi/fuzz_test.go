@@ -67,23 +67,7 @@ func FuzzKeyContract(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		a := fuzzcheck.Serve(w.h, "POST", "/v1/contracts", "application/json", w.key, body)
-		fuzzcheck.CheckJSON(t, a, "POST /v1/contracts")
-		if a.Status != http.StatusOK {
-			return
-		}
-		var out struct{ ID string }
-		if err := server.Decode(a.Body, &out); err != nil || out.ID == "" {
-			t.Fatalf("200 without an id: %s", a.Body)
-		}
-		read := fuzzcheck.Serve(w.h, "GET", "/v1/contracts/"+out.ID, "", w.key, nil)
-		fuzzcheck.CheckJSON(t, read, "GET the created contract")
-		if read.Status != http.StatusOK {
-			t.Fatalf("the created contract reads %d: %s", read.Status, read.Body)
-		}
-		fuzzcheck.CheckStoredMoney(t, w.Standard, out.ID)
-	})
+	f.Fuzz(func(t *testing.T, body []byte) { fuzzcheck.CheckCreate(t, w.Standard, w.h, w.key, body) })
 }
 
 // keyKinds are the key interface's reads and actions whose query or path
@@ -92,17 +76,17 @@ var keyKinds = []struct {
 	method string
 	path   func(w *fuzzWorld, p string) string
 }{
-	{"GET", func(_ *fuzzWorld, p string) string { return "/v1/contracts?" + p }}, // the raw query: statuses, templateId, search, page, size
-	{"GET", func(_ *fuzzWorld, p string) string { return "/v1/contracts?search=" + url.QueryEscape(p) }},
-	{"GET", func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) }},
-	{"GET", func(_ *fuzzWorld, p string) string { return "/v1/clients/" + url.PathEscape(p) }},
-	{"GET", func(_ *fuzzWorld, p string) string { return "/v1/templates/" + url.PathEscape(p) + "/fields" }},
-	{"GET", func(_ *fuzzWorld, p string) string {
+	{method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts?" + p }}, // the raw query: statuses, templateId, search, page, size
+	{method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts?search=" + url.QueryEscape(p) }},
+	{method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) }},
+	{method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/clients/" + url.PathEscape(p) }},
+	{method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/templates/" + url.PathEscape(p) + "/fields" }},
+	{method: "GET", path: func(_ *fuzzWorld, p string) string {
 		return "/v1/contracts/00000000-0000-4000-8000-000000000000/pdf?lang=" + url.QueryEscape(p)
 	}},
-	{"POST", func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/cancel" }},
-	{"POST", func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/complete" }},
-	{"GET", func(_ *fuzzWorld, p string) string { return "/v1/templates?" + p }},
+	{method: "POST", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/cancel" }},
+	{method: "POST", path: func(_ *fuzzWorld, p string) string { return "/v1/contracts/" + url.PathEscape(p) + "/complete" }},
+	{method: "GET", path: func(_ *fuzzWorld, p string) string { return "/v1/templates?" + p }},
 }
 
 // FuzzKeyRequest fuzzes the list query (paging, filters, search) and the
