@@ -5,57 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
-
-// step is one request of an API scenario and what must come back.
-type step struct {
-	name    string
-	before  func()
-	path    string // after the page URL: /code, /confirm, /reject
-	body    func() string
-	status  int
-	reason  string            // X-Sign-Reason
-	headers map[string]string // further headers that must be present
-	parts   []string          // substrings of the body
-}
-
-func runSteps(t *testing.T, e *env, url string, steps []step) {
-	t.Helper()
-	for _, s := range steps {
-		if s.before != nil {
-			s.before()
-		}
-		body := "{}"
-		if s.body != nil {
-			body = s.body()
-		}
-		r := e.do(t, "POST", url+s.path, body)
-		if r.status != s.status || r.header.Get("X-Sign-Reason") != s.reason {
-			t.Fatalf("%s: %d %q, want %d %q\n%s", s.name, r.status, r.header.Get("X-Sign-Reason"), s.status, s.reason, r.body)
-		}
-		if ct := r.header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
-			t.Fatalf("%s: content type %q", s.name, ct)
-		}
-		for k, v := range s.headers {
-			if got := r.header.Get(k); got != v {
-				t.Fatalf("%s: %s %q, want %q", s.name, k, got, v)
-			}
-		}
-		for _, p := range s.parts {
-			if !strings.Contains(r.body, p) {
-				t.Fatalf("%s: body lacks %q\n%s", s.name, p, r.body)
-			}
-		}
-		if s.status >= 400 {
-			m := r.json(t)
-			if m["code"] != float64(s.status) || m["message"] == "" || m["status"] == nil || m["timestamp"] == nil {
-				t.Fatalf("%s: error body %v", s.name, m)
-			}
-		}
-	}
-}
 
 // The page's JSON API through one session: every refusal with its status
 // and reason, then the signature; the used session is closed.
@@ -64,30 +17,30 @@ func TestPageAPIScenario(t *testing.T) {
 	c := e.contract(t)
 	_, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: "ru"})
 	code := func() string { return lastCode(t, e.SMS, custPhone) }
-	runSteps(t, e, url, []step{
-		{name: "confirm before any code", path: "/confirm", body: func() string { return `{"code":"12345"}` }, status: 400, reason: "no-code"},
-		{name: "send", path: "/code", status: 200, parts: []string{`"phone":"+99890*****67"`, `"expiresIn":300`, `"resendIn":60`, `"sendsLeft":4`}},
-		{name: "resend too early", before: func() { e.Clock.Advance(15 * time.Second) }, path: "/code", status: 429, reason: "resend-wait",
-			headers: map[string]string{"Retry-After": "45"}},
-		{name: "malformed JSON", path: "/confirm", body: func() string { return `{"code":` }, status: 400},
-		{name: "code not 5 digits", path: "/confirm", body: func() string { return `{"code":"12a"}` }, status: 400, reason: "code-format"},
-		{name: "wrong code", path: "/confirm", body: func() string { return `{"code":"` + notCode(code()) + `"}` }, status: 400,
-			reason: "wrong-code", headers: map[string]string{"X-Attempts-Left": "4"}, parts: []string{"4 attempt(s) left"}},
-		{name: "resend after 60 s", before: func() { e.Clock.Advance(45 * time.Second) }, path: "/code", status: 200, parts: []string{`"sendsLeft":3`}},
-		{name: "code expired", before: func() { e.Clock.Advance(5 * time.Minute) }, path: "/confirm", body: func() string { return `{"code":"` + code() + `"}` },
-			status: 400, reason: "code-expired"},
-		{name: "fresh code", path: "/code", status: 200},
-		{name: "right code", path: "/confirm", body: func() string { return `{"code":"` + code() + `"}` }, status: 200,
-			parts: []string{`"status":"SIGNED"`, `"contractStatus":"CREATED"`, `"partyStatus":"ACCEPTED"`, `"contractId":"` + c.ID}},
-		{name: "confirm again", path: "/confirm", body: func() string { return `{"code":"` + code() + `"}` }, status: 403, reason: "session-closed"},
-		{name: "reject after signing", path: "/reject", status: 403, reason: "session-closed"},
+	apitest.Run(t, e.page(url), []apitest.Scenario{
+		{Name: "confirm before any code", Method: "POST", Path: "/confirm", Body: `{"code":"12345"}`, Status: 400, Reason: "no-code"},
+		{Name: "send", Method: "POST", Path: "/code", Body: "{}", Status: 200, Want: []string{`"phone":"+99890*****67"`, `"expiresIn":300`, `"resendIn":60`, `"sendsLeft":4`}},
+		{Name: "resend too early", Method: "POST", Before: func() { e.Clock.Advance(15 * time.Second) }, Path: "/code", Body: "{}", Status: 429, Reason: "resend-wait",
+			WantHeader: map[string]string{"Retry-After": "45"}},
+		{Name: "malformed JSON", Method: "POST", Path: "/confirm", Body: `{"code":`, Status: 400},
+		{Name: "code not 5 digits", Method: "POST", Path: "/confirm", Body: `{"code":"12a"}`, Status: 400, Reason: "code-format"},
+		{Name: "wrong code", Method: "POST", Path: "/confirm", Body: func() string { return `{"code":"` + notCode(code()) + `"}` }, Status: 400,
+			Reason: "wrong-code", WantHeader: map[string]string{"X-Attempts-Left": "4"}, Want: []string{"4 attempt(s) left"}},
+		{Name: "resend after 60 s", Method: "POST", Before: func() { e.Clock.Advance(45 * time.Second) }, Path: "/code", Body: "{}", Status: 200, Want: []string{`"sendsLeft":3`}},
+		{Name: "code expired", Method: "POST", Before: func() { e.Clock.Advance(5 * time.Minute) }, Path: "/confirm", Body: func() string { return `{"code":"` + code() + `"}` },
+			Status: 400, Reason: "code-expired"},
+		{Name: "fresh code", Method: "POST", Path: "/code", Body: "{}", Status: 200},
+		{Name: "right code", Method: "POST", Path: "/confirm", Body: func() string { return `{"code":"` + code() + `"}` }, Status: 200,
+			Want: []string{`"status":"SIGNED"`, `"contractStatus":"CREATED"`, `"partyStatus":"ACCEPTED"`, `"contractId":"` + c.ID}},
+		{Name: "confirm again", Method: "POST", Path: "/confirm", Body: func() string { return `{"code":"` + code() + `"}` }, Status: 403, Reason: "session-closed"},
+		{Name: "reject after signing", Method: "POST", Path: "/reject", Body: "{}", Status: 403, Reason: "session-closed"},
 	})
 	if sms := e.SMS.Last().Text; !strings.Contains(sms, c.Number) || !strings.Contains(sms, "Код") {
 		t.Fatalf("SMS %q: want the contract number, in Russian", sms)
 	}
 	r := e.do(t, "POST", e.base+"/sign/unknown-token/code", "{}")
-	if r.status != 404 || r.header.Get("X-Sign-Reason") != "session-not-found" {
-		t.Fatalf("unknown token: %d %q", r.status, r.header.Get("X-Sign-Reason"))
+	if r.Status != 404 || r.Header.Get("X-Sign-Reason") != "session-not-found" {
+		t.Fatalf("unknown token: %d %q", r.Status, r.Header.Get("X-Sign-Reason"))
 	}
 }
 
@@ -97,22 +50,22 @@ func TestPageAPIFiveWrongCodes(t *testing.T) {
 	e := newEnv(t, 0, "")
 	c := e.contract(t)
 	sess, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
-	steps := []step{{name: "send", path: "/code", status: 200}}
+	steps := []apitest.Scenario{{Name: "send", Method: "POST", Path: "/code", Body: "{}", Status: 200}}
 	wrong := func() string { return `{"code":"` + notCode(lastCode(t, e.SMS, custPhone)) + `"}` }
 	for left := 4; left >= 1; left-- {
-		steps = append(steps, step{name: "wrong", path: "/confirm", body: wrong, status: 400, reason: "wrong-code",
-			headers: map[string]string{"X-Attempts-Left": string(rune('0' + left))}})
+		steps = append(steps, apitest.Scenario{Name: "wrong", Method: "POST", Path: "/confirm", Body: wrong, Status: 400, Reason: "wrong-code",
+			WantHeader: map[string]string{"X-Attempts-Left": string(rune('0' + left))}})
 	}
-	steps = append(steps, step{name: "fifth wrong", path: "/confirm", body: wrong, status: 403, reason: "session-closed"})
-	runSteps(t, e, url, steps)
+	steps = append(steps, apitest.Scenario{Name: "fifth wrong", Method: "POST", Path: "/confirm", Body: wrong, Status: 403, Reason: "session-closed"})
+	apitest.Run(t, e.page(url), steps)
 	if s := e.session(t, sess.ID); s.Status != signflow.SessionExpired {
 		t.Fatalf("session %s", s.Status)
 	}
 	if got := e.reload(t, c.ID); got.Status != signflow.StatusCreated || got.BuyerStatus != signflow.PartyPending {
 		t.Fatalf("contract %s %s", got.Status, got.BuyerStatus)
 	}
-	if r := e.do(t, "GET", url, ""); r.status != 403 || !strings.Contains(r.body, `"error":"session closed"`) {
-		t.Fatalf("page of the closed session: %d", r.status)
+	if r := e.do(t, "GET", url, ""); r.Status != 403 || !strings.Contains(r.Body, `"error":"session closed"`) {
+		t.Fatalf("page of the closed session: %d", r.Status)
 	}
 }
 
@@ -123,12 +76,12 @@ func TestPageAPIRateLimit(t *testing.T) {
 	c := e.contract(t)
 	_, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
 	bad := func() string { return `{"code":"` + notCode(lastCode(t, e.SMS, custPhone)) + `"}` }
-	runSteps(t, e, url, []step{
-		{name: "send", path: "/code", status: 200},
-		{name: "check", path: "/confirm", body: bad, status: 400, reason: "wrong-code"},
-		{name: "limited", path: "/confirm", body: bad, status: 429, reason: "rate-limited", headers: map[string]string{"Retry-After": "30"}},
-		{name: "again later", before: func() { e.Clock.Advance(30 * time.Second) }, path: "/confirm", body: bad, status: 400, reason: "wrong-code",
-			headers: map[string]string{"X-Attempts-Left": "3"}},
+	apitest.Run(t, e.page(url), []apitest.Scenario{
+		{Name: "send", Method: "POST", Path: "/code", Body: "{}", Status: 200},
+		{Name: "check", Method: "POST", Path: "/confirm", Body: bad, Status: 400, Reason: "wrong-code"},
+		{Name: "limited", Method: "POST", Path: "/confirm", Body: bad, Status: 429, Reason: "rate-limited", WantHeader: map[string]string{"Retry-After": "30"}},
+		{Name: "again later", Method: "POST", Before: func() { e.Clock.Advance(30 * time.Second) }, Path: "/confirm", Body: bad, Status: 400, Reason: "wrong-code",
+			WantHeader: map[string]string{"X-Attempts-Left": "3"}},
 	})
 }
 
@@ -141,18 +94,18 @@ func TestPageAPIUnknownTokensSpendNoSessionBudget(t *testing.T) {
 	c := e.contract(t)
 	_, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
 	probe := e.base + "/sign/" + signflow.RandomToken(32)
-	runSteps(t, e, probe, []step{
-		{name: "probe 1", path: "/code", status: 404, reason: "session-not-found"},
-		{name: "probe 2", path: "/confirm", body: func() string { return `{"code":"12345"}` }, status: 404, reason: "session-not-found"},
-		{name: "probe 3", path: "/reject", status: 404, reason: "session-not-found"},
-		{name: "probe limited", path: "/code", status: 429, reason: "rate-limited"},
+	apitest.Run(t, e.page(probe), []apitest.Scenario{
+		{Name: "probe 1", Method: "POST", Path: "/code", Body: "{}", Status: 404, Reason: "session-not-found"},
+		{Name: "probe 2", Method: "POST", Path: "/confirm", Body: `{"code":"12345"}`, Status: 404, Reason: "session-not-found"},
+		{Name: "probe 3", Method: "POST", Path: "/reject", Body: "{}", Status: 404, Reason: "session-not-found"},
+		{Name: "probe limited", Method: "POST", Path: "/code", Body: "{}", Status: 429, Reason: "rate-limited"},
 	})
 	bad := func() string { return `{"code":"` + notCode(lastCode(t, e.SMS, custPhone)) + `"}` }
-	runSteps(t, e, url, []step{
-		{name: "the session's send", path: "/code", status: 200},
-		{name: "the session's check", path: "/confirm", body: bad, status: 400, reason: "wrong-code"},
-		{name: "another check", path: "/confirm", body: bad, status: 400, reason: "wrong-code"},
-		{name: "the session's own limit", path: "/confirm", body: bad, status: 429, reason: "rate-limited"},
+	apitest.Run(t, e.page(url), []apitest.Scenario{
+		{Name: "the session's send", Method: "POST", Path: "/code", Body: "{}", Status: 200},
+		{Name: "the session's check", Method: "POST", Path: "/confirm", Body: bad, Status: 400, Reason: "wrong-code"},
+		{Name: "another check", Method: "POST", Path: "/confirm", Body: bad, Status: 400, Reason: "wrong-code"},
+		{Name: "the session's own limit", Method: "POST", Path: "/confirm", Body: bad, Status: 429, Reason: "rate-limited"},
 	})
 }
 
@@ -164,10 +117,10 @@ func TestPageAPIReject(t *testing.T) {
 	for signer, want := range map[string]string{fixture.CustomerIN: signflow.StatusRejected, peerIN: signflow.StatusCancelled} {
 		c := e.contract(t)
 		_, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: signer})
-		runSteps(t, e, url, []step{
-			{name: "reject", path: "/reject", body: func() string { return "" }, status: 200,
-				parts: []string{`"status":"REJECTED"`, `"contractStatus":"` + want + `"`}},
-			{name: "send after reject", path: "/code", status: 403, reason: "session-closed"},
+		apitest.Run(t, e.page(url), []apitest.Scenario{
+			{Name: "reject", Method: "POST", Path: "/reject", Body: "", Status: 200,
+				Want: []string{`"status":"REJECTED"`, `"contractStatus":"` + want + `"`}},
+			{Name: "send after reject", Method: "POST", Path: "/code", Body: "{}", Status: 403, Reason: "session-closed"},
 		})
 		events, err := e.Service.AuditTrail(c.ID)
 		if err != nil || len(events) != 3 {

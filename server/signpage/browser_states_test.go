@@ -21,8 +21,8 @@ func TestBrowserRejects(t *testing.T) {
 	cases := []struct {
 		signer, contract, party, text string
 	}{
-		{fixture.CustomerIN, signflow.StatusRejected, signflow.PartyRejected, "Contract rejected"},
-		{peerIN, signflow.StatusCancelled, signflow.PartyCancelled, "Contract cancelled"},
+		{signer: fixture.CustomerIN, contract: signflow.StatusRejected, party: signflow.PartyRejected, text: "Contract rejected"},
+		{signer: peerIN, contract: signflow.StatusCancelled, party: signflow.PartyCancelled, text: "Contract cancelled"},
 	}
 	for _, tc := range cases {
 		c := e.contract(t)
@@ -66,8 +66,8 @@ func TestBrowserPostsErrorForUnusableSessions(t *testing.T) {
 	_, expired := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: "en", ParentOrigin: p.origin()})
 	e.Clock.Advance(31 * time.Minute)
 	for _, tc := range []struct{ url, message, text string }{
-		{expired, "session expired", "This signing link has expired"},
-		{e.base + "/sign/no-such-token", "session not found", "Signing link not found"},
+		{url: expired, message: "session expired", text: "This signing link has expired"},
+		{url: e.base + "/sign/no-such-token", message: "session not found", text: "Signing link not found"},
 	} {
 		if err := chromedp.Do(ctx, chromedp.Navigate(p.page(tc.url))); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server/signpage"
 	"contracts/signflow"
@@ -39,13 +40,13 @@ func TestEIMZOPage(t *testing.T) {
 	e := newEnvWith(t, envOptions{outside: true, eimzo: signpage.EIMZOClient{APIKeys: map[string]string{"sign.example.uz": "ABC123"}}})
 	c, sess, url := e.openCompany(t, signflow.SessionRequest{Lang: "en"})
 	r := e.do(t, "GET", url, "")
-	body := markup(r.body)
-	if r.status != 200 || !strings.Contains(body, ">Sign</button>") || !strings.Contains(body, "the E-IMZO app must be running on this computer") ||
+	body := markup(r.Body)
+	if r.Status != 200 || !strings.Contains(body, ">Sign</button>") || !strings.Contains(body, "the E-IMZO app must be running on this computer") ||
 		!strings.Contains(body, `<label for="eimzo-key">Signature key</label>`) || !strings.Contains(body, ">Try again</button>") ||
 		strings.Contains(body, "not set up") || strings.Contains(body, `id="sms-code"`) {
-		t.Fatalf("E_IMZO page %d:\n%s", r.status, body)
+		t.Fatalf("E_IMZO page %d:\n%s", r.Status, body)
 	}
-	cfg := config(t, r.body)
+	cfg := config(t, r.Body)
 	ez, _ := cfg["eimzo"].(map[string]any)
 	keys, _ := ez["apiKeys"].([]any)
 	joined := strings.Join(strs(keys), " ")
@@ -55,13 +56,13 @@ func TestEIMZOPage(t *testing.T) {
 		!strings.Contains(joined, "127.0.0.1 A7BCFA5D") || !strings.Contains(joined, "localhost 96D0C149") || !strings.Contains(joined, "sign.example.uz ABC123") {
 		t.Fatalf("config %v", cfg)
 	}
-	if csp := r.header.Values("Content-Security-Policy"); len(csp) != 2 || csp[0] != "frame-ancestors *" ||
+	if csp := r.Header.Values("Content-Security-Policy"); len(csp) != 2 || csp[0] != "frame-ancestors *" ||
 		!strings.Contains(csp[1], "connect-src 'self' wss://127.0.0.1:64443 ws://127.0.0.1:64646;") {
 		t.Fatalf("CSP %q", csp)
 	}
 	// An SMS page keeps connect-src to its own origin.
 	_, otp := e.open(t, e.contract(t).ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
-	if csp := e.do(t, "GET", otp, "").header.Values("Content-Security-Policy"); len(csp) != 2 || !strings.Contains(csp[1], "connect-src 'self';") {
+	if csp := e.do(t, "GET", otp, "").Header.Values("Content-Security-Policy"); len(csp) != 2 || !strings.Contains(csp[1], "connect-src 'self';") {
 		t.Fatalf("SMS page CSP %q", csp)
 	}
 }
@@ -83,44 +84,40 @@ func TestEIMZOSignature(t *testing.T) {
 	c, sess, url := e.openCompany(t, signflow.SessionRequest{Lang: "en"})
 	own := eimzotest.Key{TIN: fixture.OwnerIN, CN: "ALPHA SAVDO MCHJ"}
 	before := e.snap(t, c.ID, sess.ID, fixture.OwnerIN)
-	unchanged := func() {
-		t.Helper()
-		if now := e.snap(t, c.ID, sess.ID, fixture.OwnerIN); now != before {
-			t.Fatalf("a refusal changed %+v into %+v", before, now)
+	// refused checks that a refusal changed nothing and that the fake
+	// E-IMZO server had got calls requests by then.
+	refused := func(calls int) func(*testing.T, apitest.Reply) {
+		return func(t *testing.T, _ apitest.Reply) {
+			t.Helper()
+			if now := e.snap(t, c.ID, sess.ID, fixture.OwnerIN); now != before {
+				t.Fatalf("a refusal changed %+v into %+v", before, now)
+			}
+			if n := len(e.ez.Requests()); n != calls {
+				t.Fatalf("the E-IMZO server got %d requests, want %d", n, calls)
+			}
 		}
 	}
-	calls := func() int { return len(e.ez.Requests()) }
-	steps := []struct {
-		step
-		calls int // requests the fake E-IMZO server got by now
-	}{
-		{step{name: "no signature", path: "/eimzo", status: 400, reason: "signature-refused", parts: []string{"PKCS#7"}}, 0},
-		{step{name: "not base64", path: "/eimzo", body: pkcs7Body("%%% not base64 %%%"), status: 400, reason: "signature-refused"}, 0},
-		{step{name: "malformed JSON", path: "/eimzo", body: func() string { return `{"pkcs7":` }, status: 400}, 0},
-		{step{name: "another company's key", path: "/eimzo", body: pkcs7Body(eimzotest.Sign(c.Hash, eimzotest.Key{TIN: fixture.OtherIN, CN: "BETA TRADE"})),
-			status: 400, reason: "signature-refused", parts: []string{fixture.OtherIN, fixture.OwnerIN}}, 2},
-		{step{name: "an employee's personal number only", path: "/eimzo", body: pkcs7Body(eimzotest.Sign(c.Hash, eimzotest.Key{PINFL: fixture.CustomerIN, CN: "AZIZ"})),
-			status: 400, reason: "signature-refused"}, 4},
-		{step{name: "tampered", path: "/eimzo", body: pkcs7Body(eimzotest.Tamper(eimzotest.Sign(c.Hash, own))), status: 400, reason: "signature-refused"}, 6},
-		{step{name: "another document", path: "/eimzo", body: pkcs7Body(eimzotest.Sign(strings.Repeat("ab", 32), own)),
-			status: 400, reason: "signature-refused", parts: []string{"not over this contract"}}, 8},
-		{step{name: "revoked certificate", path: "/eimzo", body: pkcs7Body(eimzotest.Sign(c.Hash, eimzotest.Key{TIN: fixture.OwnerIN, CN: "ALPHA", Revoked: true})),
-			status: 400, reason: "signature-refused"}, 10},
-		{step{name: "server fails", before: func() { e.ez.Fail(500) }, path: "/eimzo", body: pkcs7Body(eimzotest.Sign(c.Hash, own)),
-			status: 503, reason: "unavailable"}, 11},
-	}
-	for _, s := range steps {
-		runSteps(t, e, url, []step{s.step})
-		unchanged()
-		if n := calls(); n != s.calls {
-			t.Fatalf("%s: the E-IMZO server got %d requests, want %d", s.name, n, s.calls)
-		}
-	}
+	apitest.Run(t, e.page(url), []apitest.Scenario{
+		{Name: "no signature", Method: "POST", Path: "/eimzo", Body: "{}", Status: 400, Reason: "signature-refused", Want: []string{"PKCS#7"}, Check: refused(0)},
+		{Name: "not base64", Method: "POST", Path: "/eimzo", Body: pkcs7Body("%%% not base64 %%%"), Status: 400, Reason: "signature-refused", Check: refused(0)},
+		{Name: "malformed JSON", Method: "POST", Path: "/eimzo", Body: `{"pkcs7":`, Status: 400, Check: refused(0)},
+		{Name: "another company's key", Method: "POST", Path: "/eimzo", Body: pkcs7Body(eimzotest.Sign(c.Hash, eimzotest.Key{TIN: fixture.OtherIN, CN: "BETA TRADE"})),
+			Status: 400, Reason: "signature-refused", Want: []string{fixture.OtherIN, fixture.OwnerIN}, Check: refused(2)},
+		{Name: "an employee's personal number only", Method: "POST", Path: "/eimzo", Body: pkcs7Body(eimzotest.Sign(c.Hash, eimzotest.Key{PINFL: fixture.CustomerIN, CN: "AZIZ"})),
+			Status: 400, Reason: "signature-refused", Check: refused(4)},
+		{Name: "tampered", Method: "POST", Path: "/eimzo", Body: pkcs7Body(eimzotest.Tamper(eimzotest.Sign(c.Hash, own))), Status: 400, Reason: "signature-refused", Check: refused(6)},
+		{Name: "another document", Method: "POST", Path: "/eimzo", Body: pkcs7Body(eimzotest.Sign(strings.Repeat("ab", 32), own)),
+			Status: 400, Reason: "signature-refused", Want: []string{"not over this contract"}, Check: refused(8)},
+		{Name: "revoked certificate", Method: "POST", Path: "/eimzo", Body: pkcs7Body(eimzotest.Sign(c.Hash, eimzotest.Key{TIN: fixture.OwnerIN, CN: "ALPHA", Revoked: true})),
+			Status: 400, Reason: "signature-refused", Check: refused(10)},
+		{Name: "server fails", Method: "POST", Before: func() { e.ez.Fail(500) }, Path: "/eimzo", Body: pkcs7Body(eimzotest.Sign(c.Hash, own)),
+			Status: 503, Reason: "unavailable", Check: refused(11)},
+	})
 	e.ez.Fail(0)
-	runSteps(t, e, url, []step{
-		{name: "own key", path: "/eimzo", body: pkcs7Body(eimzotest.Sign(c.Hash, own)), status: 200,
-			parts: []string{`"status":"SIGNED"`, `"partyStatus":"ACCEPTED"`, `"contractStatus":"CREATED"`, `"sessionId":"` + sess.ID}},
-		{name: "again", path: "/eimzo", body: pkcs7Body(eimzotest.Sign(c.Hash, own)), status: 403, reason: "session-closed"},
+	apitest.Run(t, e.page(url), []apitest.Scenario{
+		{Name: "own key", Method: "POST", Path: "/eimzo", Body: pkcs7Body(eimzotest.Sign(c.Hash, own)), Status: 200,
+			Want: []string{`"status":"SIGNED"`, `"partyStatus":"ACCEPTED"`, `"contractStatus":"CREATED"`, `"sessionId":"` + sess.ID}},
+		{Name: "again", Method: "POST", Path: "/eimzo", Body: pkcs7Body(eimzotest.Sign(c.Hash, own)), Status: 403, Reason: "session-closed"},
 	})
 	after := e.snap(t, c.ID, sess.ID, fixture.OwnerIN)
 	if before.verified || !after.verified || after.party != signflow.PartyAccepted || after.sess != signflow.SessionSigned {

@@ -1,10 +1,8 @@
 package signpage_test
 
 import (
-	"encoding/json"
 	"io"
 	"net"
-	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/signpage"
@@ -151,42 +150,21 @@ func (e *env) open(t *testing.T, contractID string, r signflow.SessionRequest) (
 	return s, e.base + "/sign/" + token
 }
 
-// reply is one HTTP answer.
-type reply struct {
-	status int
-	header http.Header
-	body   string
-}
-
-func (r reply) json(t *testing.T) map[string]any {
+// do sends a request to the page's server; url is on the page's origin,
+// body ("" for none) is sent as JSON.
+func (e *env) do(t *testing.T, method, url, body string, header ...string) apitest.Reply {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, r.body)
-	}
-	return m
-}
-
-// do sends a request to the page's server.
-func (e *env) do(t *testing.T, method, url, body string, header ...string) reply {
-	t.Helper()
-	req, err := http.NewRequest(method, strings.Replace(url, e.base, e.srv.URL, 1), strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	var b any
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		b = body
 	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	return reply{status: resp.StatusCode, header: resp.Header, body: string(data)}
+	return (&apitest.Caller{}).Do(t, method, strings.Replace(url, e.base, e.srv.URL, 1), "", b, header...)
+}
+
+// page is the JSON API of the signing page at url, for apitest.Run: its
+// answers are JSON, its errors in the embedded interface's error body.
+func (e *env) page(url string) *apitest.Caller {
+	return &apitest.Caller{URL: strings.Replace(url, e.base, e.srv.URL, 1), Answer: apitest.JSONAnswers(apitest.Embedded)}
 }
 
 var codeRE = regexp.MustCompile(`\b(\d{5})\b`)

@@ -149,7 +149,7 @@ func TestBrowserIdentityCallbackWithoutOpener(t *testing.T) {
 	ctx := browsertest.Start(t)
 	c := e.contractOf(t, e.myidT)
 	_, page := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: "en"})
-	start := e.do(t, "POST", page+"/identity", "{}").json(t)
+	start := e.do(t, "POST", page+"/identity", "{}").JSON(t)
 	authURL, _ := start["authUrl"].(string)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(600, 700), chromedp.Navigate(authURL)); err != nil {
 		t.Fatal(err)

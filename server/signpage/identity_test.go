@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server/signpage"
 	"contracts/signflow"
@@ -73,19 +74,19 @@ var idpResultRE = regexp.MustCompile(`(?s)<script type="application/json" id="id
 // posts to the opener. The browser asks for English: a refusal, which
 // names no session, is told in the browser's language.
 type callback struct {
-	reply
+	apitest.Reply
 	msg map[string]any
 }
 
 func (e *env) callback(t *testing.T, query url.Values) callback {
 	t.Helper()
 	r := e.do(t, "GET", e.base+signpage.CallbackPath+"?"+query.Encode(), "", "Accept-Language", "en-US,en;q=0.8")
-	if ct := r.header.Get("Content-Type"); ct != "text/html; charset=UTF-8" {
-		t.Fatalf("callback answered %s:\n%s", ct, r.body)
+	if ct := r.Header.Get("Content-Type"); ct != "text/html; charset=UTF-8" {
+		t.Fatalf("callback answered %s:\n%s", ct, r.Body)
 	}
-	m := idpResultRE.FindStringSubmatch(r.body)
+	m := idpResultRE.FindStringSubmatch(r.Body)
 	if m == nil {
-		t.Fatalf("callback page without its message:\n%s", r.body)
+		t.Fatalf("callback page without its message:\n%s", r.Body)
 	}
 	var msg map[string]any
 	if err := json.Unmarshal([]byte(m[1]), &msg); err != nil {
@@ -102,10 +103,10 @@ func (e *env) callback(t *testing.T, query url.Values) callback {
 func (e *env) login(t *testing.T, pageURL string, provider *idptest.Provider) (code, state string) {
 	t.Helper()
 	r := e.do(t, "POST", pageURL+"/identity", "{}")
-	if r.status != 200 {
-		t.Fatalf("start identity: %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("start identity: %d %s", r.Status, r.Body)
 	}
-	authURL, _ := r.json(t)["authUrl"].(string)
+	authURL, _ := r.JSON(t)["authUrl"].(string)
 	if !strings.HasPrefix(authURL, provider.AuthURL()+"?") {
 		t.Fatalf("authUrl %q, want the provider's page", authURL)
 	}
@@ -135,28 +136,28 @@ func TestIdentityRoundTrip(t *testing.T) {
 	}
 
 	r := e.do(t, "GET", page, "")
-	body := markup(r.body)
-	cfg := config(t, r.body)
-	if r.status != 200 || !strings.Contains(body, ">Sign</button>") || !strings.Contains(body, "confirm your face with MyID in a new window") ||
+	body := markup(r.Body)
+	cfg := config(t, r.Body)
+	if r.Status != 200 || !strings.Contains(body, ">Sign</button>") || !strings.Contains(body, "confirm your face with MyID in a new window") ||
 		!strings.Contains(body, ">Open MyID again</button>") || strings.Contains(body, "not set up") || strings.Contains(body, `id="sms-code"`) {
-		t.Fatalf("MY_ID page %d:\n%s", r.status, body)
+		t.Fatalf("MY_ID page %d:\n%s", r.Status, body)
 	}
 	if cfg["flow"] != "identity" || cfg["provider"] != "MyID" || cfg["eimzo"] != nil {
 		t.Fatalf("config %v", cfg)
 	}
-	if csp := r.header.Values("Content-Security-Policy"); len(csp) != 2 || strings.Contains(csp[1], "127.0.0.1") {
+	if csp := r.Header.Values("Content-Security-Policy"); len(csp) != 2 || strings.Contains(csp[1], "127.0.0.1") {
 		t.Fatalf("CSP %q: the E-IMZO client has no business here", csp)
 	}
-	if st := e.do(t, "GET", page+"/status", ""); st.status != 200 || st.json(t)["status"] != signflow.SessionPending {
-		t.Fatalf("status before: %d %s", st.status, st.body)
+	if st := e.do(t, "GET", page+"/status", ""); st.Status != 200 || st.JSON(t)["status"] != signflow.SessionPending {
+		t.Fatalf("status before: %d %s", st.Status, st.Body)
 	}
 
 	start := e.do(t, "POST", page+"/identity", "{}")
-	authURL, _ := start.json(t)["authUrl"].(string)
+	authURL, _ := start.JSON(t)["authUrl"].(string)
 	u, err := url.Parse(authURL)
-	if start.status != 200 || err != nil || u.Query().Get("redirect_uri") != e.base+"/sign/idp/callback" || u.Query().Get("state") == "" ||
+	if start.Status != 200 || err != nil || u.Query().Get("redirect_uri") != e.base+"/sign/idp/callback" || u.Query().Get("state") == "" ||
 		u.Query().Get("code_challenge_method") != "S256" || strings.Contains(authURL, "secret") {
-		t.Fatalf("start: %d %s", start.status, authURL)
+		t.Fatalf("start: %d %s", start.Status, authURL)
 	}
 	code, state := idptest.Login(t, authURL)
 	before := e.snap(t, c.ID, sess.ID, fixture.CustomerIN)
@@ -166,14 +167,14 @@ func TestIdentityRoundTrip(t *testing.T) {
 
 	cb := e.callback(t, codeState(code, state))
 	result, _ := cb.msg["result"].(map[string]any)
-	if cb.status != 200 || cb.msg["ok"] != true || cb.msg["sessionId"] != sess.ID || result["status"] != signflow.SessionSigned ||
-		result["partyStatus"] != signflow.PartyAccepted || result["contractId"] != c.ID || !strings.Contains(cb.body, "Contract signed") ||
-		!strings.Contains(cb.body, `<html lang="en">`) {
-		t.Fatalf("callback %d %v\n%s", cb.status, cb.msg, cb.body)
+	if cb.Status != 200 || cb.msg["ok"] != true || cb.msg["sessionId"] != sess.ID || result["status"] != signflow.SessionSigned ||
+		result["partyStatus"] != signflow.PartyAccepted || result["contractId"] != c.ID || !strings.Contains(cb.Body, "Contract signed") ||
+		!strings.Contains(cb.Body, `<html lang="en">`) {
+		t.Fatalf("callback %d %v\n%s", cb.Status, cb.msg, cb.Body)
 	}
-	hd := cb.header
+	hd := cb.Header
 	if !strings.Contains(hd.Get("Content-Security-Policy"), "frame-ancestors 'none'") || !strings.Contains(hd.Get("Content-Security-Policy"), "script-src 'self'") ||
-		hd.Get("Referrer-Policy") != "no-referrer" || hd.Get("Cache-Control") != "no-store" || !strings.Contains(cb.body, `src="../assets/idp.js?v=`) {
+		hd.Get("Referrer-Policy") != "no-referrer" || hd.Get("Cache-Control") != "no-store" || !strings.Contains(cb.Body, `src="../assets/idp.js?v=`) {
 		t.Fatalf("callback headers %v", hd)
 	}
 	after := e.snap(t, c.ID, sess.ID, fixture.CustomerIN)
@@ -186,18 +187,18 @@ func TestIdentityRoundTrip(t *testing.T) {
 
 	// A replayed callback is refused before anything else and changes nothing.
 	again := e.callback(t, codeState(code, state))
-	if again.status != 403 || again.header.Get("X-Sign-Reason") != "identity-state" || again.msg["ok"] != false ||
-		again.msg["reason"] != "identity-state" || !strings.Contains(again.body, "Nothing was signed") {
-		t.Fatalf("replay: %d %v", again.status, again.msg)
+	if again.Status != 403 || again.Header.Get("X-Sign-Reason") != "identity-state" || again.msg["ok"] != false ||
+		again.msg["reason"] != "identity-state" || !strings.Contains(again.Body, "Nothing was signed") {
+		t.Fatalf("replay: %d %v", again.Status, again.msg)
 	}
 	if now := e.snap(t, c.ID, sess.ID, fixture.CustomerIN); now != after {
 		t.Fatalf("the replay changed %+v into %+v", after, now)
 	}
-	st := e.do(t, "GET", page+"/status", "").json(t)
+	st := e.do(t, "GET", page+"/status", "").JSON(t)
 	if st["status"] != signflow.SessionSigned || st["contractStatus"] != signflow.StatusCreated || st["sessionId"] != sess.ID {
 		t.Fatalf("status after: %v", st)
 	}
-	runSteps(t, e, page, []step{{name: "start after signing", path: "/identity", status: 403, reason: "session-closed"}})
+	apitest.Run(t, e.page(page), []apitest.Scenario{{Name: "start after signing", Method: "POST", Path: "/identity", Body: "{}", Status: 403, Reason: "session-closed"}})
 }
 
 // Every failure of the check: a clear refusal, the session stays PENDING,
@@ -253,11 +254,11 @@ func TestIdentityRefusalsChangeNothing(t *testing.T) {
 				q = tc.query(code, state, sess.ID)
 			}
 			cb := e.callback(t, q)
-			if cb.status != tc.status || cb.header.Get("X-Sign-Reason") != tc.reason || cb.msg["ok"] != false || cb.msg["reason"] != tc.reason ||
-				cb.msg["status"] != float64(tc.status) || !strings.Contains(cb.body, tc.text) || !strings.Contains(cb.body, "Nothing was signed") {
-				t.Fatalf("callback %d %q %v\n%s", cb.status, cb.header.Get("X-Sign-Reason"), cb.msg, cb.body)
+			if cb.Status != tc.status || cb.Header.Get("X-Sign-Reason") != tc.reason || cb.msg["ok"] != false || cb.msg["reason"] != tc.reason ||
+				cb.msg["status"] != float64(tc.status) || !strings.Contains(cb.Body, tc.text) || !strings.Contains(cb.Body, "Nothing was signed") {
+				t.Fatalf("callback %d %q %v\n%s", cb.Status, cb.Header.Get("X-Sign-Reason"), cb.msg, cb.Body)
 			}
-			if strings.Contains(cb.body, "user cancelled") {
+			if strings.Contains(cb.Body, "user cancelled") {
 				t.Fatal("the provider's own text reached the page")
 			}
 			after := e.snap(t, c.ID, sess.ID, fixture.CustomerIN)
@@ -269,17 +270,17 @@ func TestIdentityRefusalsChangeNothing(t *testing.T) {
 			e.myid.Set(reset)
 			if !tc.stateUsed {
 				// The refusal left the genuine check alive: it still signs.
-				if ok := e.callback(t, codeState(code, state)); ok.status != 200 || ok.msg["ok"] != true {
-					t.Fatalf("the genuine callback after the refusal: %d %v", ok.status, ok.msg)
+				if ok := e.callback(t, codeState(code, state)); ok.Status != 200 || ok.msg["ok"] != true {
+					t.Fatalf("the genuine callback after the refusal: %d %v", ok.Status, ok.msg)
 				}
 				return
 			}
 			// The state is spent: the same popup cannot sign, a new check can.
-			if old := e.callback(t, codeState(code, state)); old.status != 403 || old.msg["reason"] != "identity-state" {
-				t.Fatalf("the used state again: %d %v", old.status, old.msg)
+			if old := e.callback(t, codeState(code, state)); old.Status != 403 || old.msg["reason"] != "identity-state" {
+				t.Fatalf("the used state again: %d %v", old.Status, old.msg)
 			}
-			if ok := e.callback(t, codeState(e.login(t, page, e.myid))); ok.status != 200 || ok.msg["ok"] != true {
-				t.Fatalf("a new check: %d %v", ok.status, ok.msg)
+			if ok := e.callback(t, codeState(e.login(t, page, e.myid))); ok.Status != 200 || ok.msg["ok"] != true {
+				t.Fatalf("a new check: %d %v", ok.Status, ok.msg)
 			}
 		})
 	}
@@ -295,8 +296,8 @@ func TestIdentityExpiredSession(t *testing.T) {
 	before := e.snap(t, c.ID, sess.ID, fixture.CustomerIN)
 	e.Clock.Advance(31 * time.Minute)
 	cb := e.callback(t, codeState(code, state))
-	if cb.status != 403 || cb.msg["reason"] != "session-expired" || cb.msg["status"] != float64(403) {
-		t.Fatalf("callback on an expired session: %d %v", cb.status, cb.msg)
+	if cb.Status != 403 || cb.msg["reason"] != "session-expired" || cb.msg["status"] != float64(403) {
+		t.Fatalf("callback on an expired session: %d %v", cb.Status, cb.msg)
 	}
 	if e.myid.Exchanges() != 0 {
 		t.Fatal("the code was exchanged for an expired session")
@@ -304,8 +305,8 @@ func TestIdentityExpiredSession(t *testing.T) {
 	if after := e.snap(t, c.ID, sess.ID, fixture.CustomerIN); after.version != before.version || after.verified || after.party != signflow.PartyPending {
 		t.Fatalf("changed %+v into %+v", before, after)
 	}
-	runSteps(t, e, page, []step{{name: "start", path: "/identity", status: 403, reason: "session-expired"}})
-	if st := e.do(t, "GET", page+"/status", "").json(t); st["status"] != signflow.SessionExpired {
+	apitest.Run(t, e.page(page), []apitest.Scenario{{Name: "start", Method: "POST", Path: "/identity", Body: "{}", Status: 403, Reason: "session-expired"}})
+	if st := e.do(t, "GET", page+"/status", "").JSON(t); st["status"] != signflow.SessionExpired {
 		t.Fatalf("status %v", st)
 	}
 }
@@ -319,13 +320,13 @@ func TestIdentityRoutes(t *testing.T) {
 	}
 	e := newEnvWith(t, envOptions{outside: true})
 	_, otp := e.open(t, e.contract(t).ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
-	runSteps(t, e, otp, []step{
-		{name: "identity on an SMS session", path: "/identity", status: 400, reason: "wrong-method"},
-		{name: "E-IMZO on an SMS session", path: "/eimzo", body: func() string { return `{"pkcs7":"MIA="}` }, status: 400, reason: "wrong-method"},
+	apitest.Run(t, e.page(otp), []apitest.Scenario{
+		{Name: "identity on an SMS session", Method: "POST", Path: "/identity", Body: "{}", Status: 400, Reason: "wrong-method"},
+		{Name: "E-IMZO on an SMS session", Method: "POST", Path: "/eimzo", Body: `{"pkcs7":"MIA="}`, Status: 400, Reason: "wrong-method"},
 	})
-	runSteps(t, e, e.base+"/sign/no-such-token", []step{{name: "unknown token", path: "/identity", status: 404, reason: "session-not-found"}})
-	if r := e.do(t, "GET", e.base+"/sign/no-such-token/status", ""); r.status != 404 || r.header.Get("X-Sign-Reason") != "session-not-found" {
-		t.Fatalf("status of an unknown token: %d", r.status)
+	apitest.Run(t, e.page(e.base+"/sign/no-such-token"), []apitest.Scenario{{Name: "unknown token", Method: "POST", Path: "/identity", Body: "{}", Status: 404, Reason: "session-not-found"}})
+	if r := e.do(t, "GET", e.base+"/sign/no-such-token/status", ""); r.Status != 404 || r.Header.Get("X-Sign-Reason") != "session-not-found" {
+		t.Fatalf("status of an unknown token: %d", r.Status)
 	}
 
 	c := e.contractOf(t, e.ableidT)
@@ -333,13 +334,13 @@ func TestIdentityRoutes(t *testing.T) {
 	if sess.Method != signflow.MethodAbleID {
 		t.Fatalf("method %s", sess.Method)
 	}
-	if r := e.do(t, "GET", page, ""); !strings.Contains(html.UnescapeString(r.body), "AbleID orqali yuzingizni") || config(t, r.body)["provider"] != "AbleID" {
-		t.Fatalf("ABLE_ID page in Uzbek:\n%s", r.body)
+	if r := e.do(t, "GET", page, ""); !strings.Contains(html.UnescapeString(r.Body), "AbleID orqali yuzingizni") || config(t, r.Body)["provider"] != "AbleID" {
+		t.Fatalf("ABLE_ID page in Uzbek:\n%s", r.Body)
 	}
 	code, state := e.login(t, page, e.ableid)
-	if cb := e.callback(t, codeState(code, state)); cb.status != 200 || cb.msg["ok"] != true || !strings.Contains(cb.body, `<html lang="uz">`) ||
-		!strings.Contains(html.UnescapeString(cb.body), "Shartnoma imzolandi") {
-		t.Fatalf("ABLE_ID callback: %d %v", cb.status, cb.msg)
+	if cb := e.callback(t, codeState(code, state)); cb.Status != 200 || cb.msg["ok"] != true || !strings.Contains(cb.Body, `<html lang="uz">`) ||
+		!strings.Contains(html.UnescapeString(cb.Body), "Shartnoma imzolandi") {
+		t.Fatalf("ABLE_ID callback: %d %v", cb.Status, cb.msg)
 	}
 	if e.myid.Exchanges() != 0 || e.ableid.Exchanges() != 1 {
 		t.Fatalf("exchanges: MyID %d, AbleID %d", e.myid.Exchanges(), e.ableid.Exchanges())
@@ -347,11 +348,11 @@ func TestIdentityRoutes(t *testing.T) {
 
 	// Not captured by /sign/:token: the callback's HTML, in the browser's language.
 	cb := e.do(t, "GET", e.base+"/sign/idp/callback", "", "Accept-Language", "ru-RU,ru;q=0.9")
-	if cb.status != 403 || !strings.Contains(cb.body, `id="idp-result"`) || !strings.Contains(cb.body, `<html lang="ru">`) {
-		t.Fatalf("bare callback: %d\n%s", cb.status, cb.body)
+	if cb.Status != 403 || !strings.Contains(cb.Body, `id="idp-result"`) || !strings.Contains(cb.Body, `<html lang="ru">`) {
+		t.Fatalf("bare callback: %d\n%s", cb.Status, cb.Body)
 	}
-	if r := e.do(t, "POST", e.base+"/sign/idp/callback", ""); r.status != 405 {
-		t.Fatalf("POST to the callback: %d", r.status)
+	if r := e.do(t, "POST", e.base+"/sign/idp/callback", ""); r.Status != 405 {
+		t.Fatalf("POST to the callback: %d", r.Status)
 	}
 }
 
@@ -370,15 +371,15 @@ func TestUnconfiguredMethodsAreNotOffered(t *testing.T) {
 	eimzoPage := e.base + "/sign/" + token
 	for url, method := range map[string]string{myid: "MyID", eimzoPage: "E-IMZO"} {
 		r := e.do(t, "GET", url, "")
-		body := markup(r.body)
-		if r.status != 200 || strings.Contains(body, `data-action="sign"`) || !strings.Contains(body, "This contract is signed with "+method+", which is not set up on this service") ||
-			config(t, r.body)["flow"] != nil || config(t, r.body)["eimzo"] != nil {
-			t.Fatalf("%s: %d\n%s", method, r.status, body)
+		body := markup(r.Body)
+		if r.Status != 200 || strings.Contains(body, `data-action="sign"`) || !strings.Contains(body, "This contract is signed with "+method+", which is not set up on this service") ||
+			config(t, r.Body)["flow"] != nil || config(t, r.Body)["eimzo"] != nil {
+			t.Fatalf("%s: %d\n%s", method, r.Status, body)
 		}
 	}
-	runSteps(t, e, myid, []step{{name: "identity", path: "/identity", status: 400, parts: []string{"not configured"}}})
-	runSteps(t, e, eimzoPage, []step{{name: "E-IMZO", path: "/eimzo", body: func() string { return `{"pkcs7":"MIA="}` }, status: 400,
-		reason: "method-unavailable", parts: []string{"not configured"}}})
+	apitest.Run(t, e.page(myid), []apitest.Scenario{{Name: "identity", Method: "POST", Path: "/identity", Body: "{}", Status: 400, Want: []string{"not configured"}}})
+	apitest.Run(t, e.page(eimzoPage), []apitest.Scenario{{Name: "E-IMZO", Method: "POST", Path: "/eimzo", Body: `{"pkcs7":"MIA="}`, Status: 400,
+		Reason: "method-unavailable", Want: []string{"not configured"}}})
 }
 
 // Identity starts and E-IMZO signatures count against the limit of the SMS
@@ -387,17 +388,17 @@ func TestIdentityAndEIMZOAreRateLimited(t *testing.T) {
 	e := newEnvWith(t, envOptions{outside: true, otpPerMinute: 2})
 	_, page := e.open(t, e.contractOf(t, e.myidT).ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
 	_, _, company := e.openCompany(t, signflow.SessionRequest{})
-	runSteps(t, e, page, []step{
-		{name: "start", path: "/identity", status: 200, parts: []string{`"authUrl":"` + e.myid.AuthURL()}},
-		{name: "start again", path: "/identity", status: 200},
-		{name: "limited", path: "/identity", status: 429, reason: "rate-limited", headers: map[string]string{"Retry-After": "30"}},
+	apitest.Run(t, e.page(page), []apitest.Scenario{
+		{Name: "start", Method: "POST", Path: "/identity", Body: "{}", Status: 200, Want: []string{`"authUrl":"` + e.myid.AuthURL()}},
+		{Name: "start again", Method: "POST", Path: "/identity", Body: "{}", Status: 200},
+		{Name: "limited", Method: "POST", Path: "/identity", Body: "{}", Status: 429, Reason: "rate-limited", WantHeader: map[string]string{"Retry-After": "30"}},
 	})
-	runSteps(t, e, company, []step{
-		{name: "E-IMZO", path: "/eimzo", status: 400, reason: "signature-refused"},
-		{name: "E-IMZO again", path: "/eimzo", status: 400, reason: "signature-refused"},
-		{name: "E-IMZO limited", path: "/eimzo", status: 429, reason: "rate-limited"},
+	apitest.Run(t, e.page(company), []apitest.Scenario{
+		{Name: "E-IMZO", Method: "POST", Path: "/eimzo", Body: "{}", Status: 400, Reason: "signature-refused"},
+		{Name: "E-IMZO again", Method: "POST", Path: "/eimzo", Body: "{}", Status: 400, Reason: "signature-refused"},
+		{Name: "E-IMZO limited", Method: "POST", Path: "/eimzo", Body: "{}", Status: 429, Reason: "rate-limited"},
 	})
-	runSteps(t, e, page, []step{
-		{name: "later", before: func() { e.Clock.Advance(30 * time.Second) }, path: "/identity", status: 200},
+	apitest.Run(t, e.page(page), []apitest.Scenario{
+		{Name: "later", Method: "POST", Before: func() { e.Clock.Advance(30 * time.Second) }, Path: "/identity", Body: "{}", Status: 200},
 	})
 }

@@ -41,15 +41,15 @@ func TestPageShowsTheContract(t *testing.T) {
 		lang, parent string
 		parts        []string
 	}{
-		{"en", "https://shop.example", []string{"Sales contract", "Contract No. " + c.Number, "Seller", "Buyer", "Rahimova Dilnoza",
+		{lang: "en", parent: "https://shop.example", parts: []string{"Sales contract", "Contract No. " + c.Number, "Seller", "Buyer", "Rahimova Dilnoza",
 			"Karimov Aziz", "Address", "Toshkent, Chilonzor 7", "Warranty", "Colour: Graphite", "Smartphone Nova X", "1 pcs",
 			"4\u00a0500\u00a0000.00", "4\u00a0650\u00a0000.00\u00a0UZS", "1\u00a0000\u00a0000.00\u00a0UZS", "Payment schedule", "22.01.2027",
 			"3\u00a0650\u00a0000.00\u00a0UZS", "05.12.2026", "Rahimova Dilnoza and Karimov Aziz: Toshkent, Chilonzor 7", c.Hash,
 			">Sign</button>", ">Reject</button>", ">Confirm</button>", ">Resend code</button>", ">Continue</button>", `<label for="sms-code">SMS code</label>`}},
-		{"ru", "", []string{"Договор купли-продажи", "Договор № " + c.Number, "Продавец", "Покупатель", "Адрес", "Гарантия", "Цвет: Graphite",
+		{lang: "ru", parts: []string{"Договор купли-продажи", "Договор № " + c.Number, "Продавец", "Покупатель", "Адрес", "Гарантия", "Цвет: Graphite",
 			"2 шт.", "График платежей", "Rahimova Dilnoza и Karimov Aziz", ">Подписать</button>", ">Отклонить</button>", ">Подтвердить</button>",
 			">Отправить код повторно</button>", "Код из SMS"}},
-		{"uz", "", []string{"Oldi-sotdi shartnomasi", "Shartnoma № " + c.Number, "Sotuvchi", "Xaridor", "Manzil", "Kafolat", "Rang: Graphite",
+		{lang: "uz", parts: []string{"Oldi-sotdi shartnomasi", "Shartnoma № " + c.Number, "Sotuvchi", "Xaridor", "Manzil", "Kafolat", "Rang: Graphite",
 			"2 dona", "Toʻlov jadvali", "Rahimova Dilnoza va Karimov Aziz", ">Imzolash</button>", ">Rad etish</button>", ">Tasdiqlash</button>",
 			">Kodni qayta yuborish</button>", "SMS kod"}},
 	}
@@ -61,20 +61,20 @@ func TestPageShowsTheContract(t *testing.T) {
 			}
 			sess, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: tc.lang, ParentOrigin: tc.parent, RedirectURL: redirect})
 			r := e.do(t, "GET", url, "")
-			if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=UTF-8" {
-				t.Fatalf("%d %s", r.status, r.header.Get("Content-Type"))
+			if r.Status != 200 || r.Header.Get("Content-Type") != "text/html; charset=UTF-8" {
+				t.Fatalf("%d %s", r.Status, r.Header.Get("Content-Type"))
 			}
 			want := "frame-ancestors *"
 			if tc.parent != "" {
 				want = "frame-ancestors " + tc.parent
 			}
-			if csp := r.header.Values("Content-Security-Policy"); len(csp) != 2 || csp[0] != want || !strings.Contains(csp[1], "script-src 'self'") {
+			if csp := r.Header.Values("Content-Security-Policy"); len(csp) != 2 || csp[0] != want || !strings.Contains(csp[1], "script-src 'self'") {
 				t.Fatalf("CSP %q, want first %q", csp, want)
 			}
-			if r.header.Get("Cache-Control") != "no-store" || r.header.Get("Referrer-Policy") != "no-referrer" || r.header.Get("X-Frame-Options") != "" {
-				t.Fatalf("headers %v", r.header)
+			if r.Header.Get("Cache-Control") != "no-store" || r.Header.Get("Referrer-Policy") != "no-referrer" || r.Header.Get("X-Frame-Options") != "" {
+				t.Fatalf("headers %v", r.Header)
 			}
-			page := html.UnescapeString(r.body)
+			page := html.UnescapeString(r.Body)
 			if !strings.Contains(page, `<html lang="`+tc.lang+`">`) {
 				t.Fatalf("html lang not %s", tc.lang)
 			}
@@ -83,7 +83,7 @@ func TestPageShowsTheContract(t *testing.T) {
 					t.Errorf("page lacks %q", p)
 				}
 			}
-			cfg := config(t, r.body)
+			cfg := config(t, r.Body)
 			if cfg["source"] != "acme-sdk" || cfg["method"] != signflow.MethodOTP || cfg["sessionId"] != sess.ID || cfg["contractId"] != c.ID ||
 				cfg["error"] != nil || (tc.parent != "" && cfg["parentOrigin"] != tc.parent) || cfg["redirectUrl"] != nilIfEmpty(redirect) {
 				t.Fatalf("config %v", cfg)
@@ -113,26 +113,26 @@ func TestPageRefusals(t *testing.T) {
 		message, csp string
 		parts        []string
 	}{
-		{e.base + "/sign/nope", "en-GB,en;q=0.9", 404, "session not found", "frame-ancestors *", []string{`lang="en"`, "Signing link not found"}},
-		{e.base + "/sign/nope?lang=ru", "", 404, "session not found", "frame-ancestors *", []string{`lang="ru"`, "Ссылка для подписи не найдена"}},
-		{e.base + "/sign/nope", "", 404, "session not found", "frame-ancestors *", []string{`lang="uz"`}},
-		{expired, "en", 403, "session expired", "frame-ancestors https://shop.example", []string{`lang="ru"`, "Срок действия ссылки истёк"}},
+		{url: e.base + "/sign/nope", accept: "en-GB,en;q=0.9", status: 404, message: "session not found", csp: "frame-ancestors *", parts: []string{`lang="en"`, "Signing link not found"}},
+		{url: e.base + "/sign/nope?lang=ru", status: 404, message: "session not found", csp: "frame-ancestors *", parts: []string{`lang="ru"`, "Ссылка для подписи не найдена"}},
+		{url: e.base + "/sign/nope", status: 404, message: "session not found", csp: "frame-ancestors *", parts: []string{`lang="uz"`}},
+		{url: expired, accept: "en", status: 403, message: "session expired", csp: "frame-ancestors https://shop.example", parts: []string{`lang="ru"`, "Срок действия ссылки истёк"}},
 	}
 	for _, tc := range cases {
 		r := e.do(t, "GET", tc.url, "", "Accept-Language", tc.accept)
-		if r.status != tc.status || r.header.Get("Content-Security-Policy") != tc.csp {
-			t.Fatalf("%s: %d %q", tc.url, r.status, r.header.Get("Content-Security-Policy"))
+		if r.Status != tc.status || r.Header.Get("Content-Security-Policy") != tc.csp {
+			t.Fatalf("%s: %d %q", tc.url, r.Status, r.Header.Get("Content-Security-Policy"))
 		}
-		if !strings.Contains(r.body, `<script src="assets/sign.js?v=`) {
+		if !strings.Contains(r.Body, `<script src="assets/sign.js?v=`) {
 			t.Fatalf("%s: the page does not load its script", tc.url)
 		}
 		for _, p := range tc.parts {
-			if !strings.Contains(html.UnescapeString(r.body), p) {
+			if !strings.Contains(html.UnescapeString(r.Body), p) {
 				t.Fatalf("%s: lacks %q", tc.url, p)
 			}
 		}
-		cfg := config(t, r.body)
-		if cfg["error"] != tc.message || cfg["contractId"] != nil || cfg["sessionId"] != nil || strings.Contains(r.body, c.Number) {
+		cfg := config(t, r.Body)
+		if cfg["error"] != tc.message || cfg["contractId"] != nil || cfg["sessionId"] != nil || strings.Contains(r.Body, c.Number) {
 			t.Fatalf("%s: config %v", tc.url, cfg)
 		}
 	}
@@ -143,20 +143,20 @@ func TestPageRefusals(t *testing.T) {
 func TestStaticFiles(t *testing.T) {
 	e := newEnv(t, 0, "Acme")
 	r := e.do(t, "GET", e.base+"/sdk.js", "")
-	if r.status != 200 || r.header.Get("Content-Type") != "text/javascript; charset=utf-8" || r.header.Get("Cache-Control") != "public, max-age=3600" ||
-		!strings.Contains(r.body, `var SOURCE = "acme-sdk";`) || strings.Contains(r.body, "__SOURCE__") || !strings.Contains(r.body, "allow = 'camera'") {
-		t.Fatalf("sdk.js: %d %v", r.status, r.header)
+	if r.Status != 200 || r.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || r.Header.Get("Cache-Control") != "public, max-age=3600" ||
+		!strings.Contains(r.Body, `var SOURCE = "acme-sdk";`) || strings.Contains(r.Body, "__SOURCE__") || !strings.Contains(r.Body, "allow = 'camera'") {
+		t.Fatalf("sdk.js: %d %v", r.Status, r.Header)
 	}
-	if again := e.do(t, "GET", e.base+"/sdk.js", "", "If-None-Match", r.header.Get("ETag")); again.status != 304 {
-		t.Fatalf("sdk.js revalidation: %d", again.status)
+	if again := e.do(t, "GET", e.base+"/sdk.js", "", "If-None-Match", r.Header.Get("ETag")); again.Status != 304 {
+		t.Fatalf("sdk.js revalidation: %d", again.Status)
 	}
 	for name, ctype := range map[string]string{"sign.js": "text/javascript; charset=utf-8", "sign.css": "text/css; charset=utf-8"} {
-		if r := e.do(t, "GET", e.base+"/sign/assets/"+name, ""); r.status != 200 || r.header.Get("Content-Type") != ctype || r.header.Get("ETag") == "" {
-			t.Fatalf("%s: %d %v", name, r.status, r.header)
+		if r := e.do(t, "GET", e.base+"/sign/assets/"+name, ""); r.Status != 200 || r.Header.Get("Content-Type") != ctype || r.Header.Get("ETag") == "" {
+			t.Fatalf("%s: %d %v", name, r.Status, r.Header)
 		}
 	}
-	if r := e.do(t, "GET", e.base+"/sign/assets/page.html", ""); r.status != 404 {
-		t.Fatalf("page.html is served raw: %d", r.status)
+	if r := e.do(t, "GET", e.base+"/sign/assets/page.html", ""); r.Status != 404 {
+		t.Fatalf("page.html is served raw: %d", r.Status)
 	}
 }
 
