@@ -24,8 +24,9 @@ type Caller struct {
 	// empty, so "" sends none.
 	Auth func(req *http.Request, credential string)
 	// Read, when set, sees every answer before the caller does and may
-	// change it: a browser keeps the CSRF token of the page it loaded.
-	Read func(req *http.Request, r *Reply)
+	// change it: a browser keeps the CSRF token of the page it loaded. An
+	// error fails the test.
+	Read func(req *http.Request, r *Reply) error
 	// Answer, when set, returns what is wrong with an answer to a
 	// scenario by the rules every answer of the suite shares (JSONAnswers).
 	Answer func(path string, r Reply) []string
@@ -109,7 +110,9 @@ func (c *Caller) Do(tb testing.TB, method, path, credential string, body any, he
 	}
 	r := Reply{Status: res.StatusCode, Header: res.Header, Body: string(data)}
 	if c.Read != nil {
-		c.Read(req, &r)
+		if err := c.Read(req, &r); err != nil {
+			tb.Fatalf("%s %s: %v", method, path, err)
+		}
 	}
 	return r
 }

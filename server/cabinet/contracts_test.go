@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/internal/testtools"
 	"contracts/signflow"
@@ -21,39 +22,43 @@ func TestCSRF(t *testing.T) {
 	peer.login(peerIN, peerPhone)
 	anon.get("/cabinet")
 	loginToken := anon.csrf
-	for _, c := range []struct {
-		name, path string
-		b          *browser
-		token      string
-	}{
-		{"login code, no token", "/cabinet/api/login/code", anon, ""},
-		{"login code, wrong token", "/cabinet/api/login/code", anon, "bm90LXRoZS10b2tlbg"},
-		{"login code, a session's token", "/cabinet/api/login/code", anon, cust.csrf},
-		{"login, no token", "/cabinet/api/login", anon, ""},
-		{"cancel, no token", "/cabinet/api/contracts/" + id + "/cancel", peer, ""},
-		{"cancel, another session's token", "/cabinet/api/contracts/" + id + "/cancel", peer, cust.csrf},
-		{"cancel, the login page's token", "/cabinet/api/contracts/" + id + "/cancel", peer, loginToken},
-		{"open signing, wrong token", "/cabinet/api/contracts/" + id + "/signing", cust, cust.csrf + "x"},
-		{"send signing code, no token", "/cabinet/api/signing/code", cust, ""},
-		{"reject, no token", "/cabinet/api/signing/reject", cust, ""},
-		{"logout, no token", "/cabinet/api/logout", cust, ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			sms := e.SMS.Count()
-			r := c.b.do("POST", c.path, map[string]string{"number": fixture.CustomerIN}, c.token)
-			if r.status != 403 || r.header.Get("X-Sign-Reason") != "csrf" || !strings.Contains(r.body, "CSRF") {
-				t.Fatalf("%d %v %s", r.status, r.header, r.body)
+	// Each row is a POST refused for its CSRF token, with no SMS sent.
+	var sent int
+	refused := func(rows ...apitest.Scenario) []apitest.Scenario {
+		for i := range rows {
+			rows[i].Before = func() { sent = e.SMS.Count() }
+			rows[i].Method, rows[i].Body = "POST", map[string]string{"number": fixture.CustomerIN}
+			rows[i].Status, rows[i].Reason, rows[i].Want = 403, "csrf", []string{"CSRF"}
+			rows[i].Check = func(t *testing.T, _ apitest.Reply) {
+				if e.SMS.Count() != sent {
+					t.Fatal("an SMS went out")
+				}
 			}
-			if e.SMS.Count() != sms {
-				t.Fatal("an SMS went out")
-			}
-		})
+		}
+		return rows
 	}
+	apitest.Run(t, anon.api, refused(
+		apitest.Scenario{Name: "login code, no token", Path: "/cabinet/api/login/code"},
+		apitest.Scenario{Name: "login code, wrong token", Path: "/cabinet/api/login/code", As: "bm90LXRoZS10b2tlbg"},
+		apitest.Scenario{Name: "login code, a session's token", Path: "/cabinet/api/login/code", As: cust.csrf},
+		apitest.Scenario{Name: "login, no token", Path: "/cabinet/api/login"},
+	))
+	apitest.Run(t, peer.api, refused(
+		apitest.Scenario{Name: "cancel, no token", Path: "/cabinet/api/contracts/" + id + "/cancel"},
+		apitest.Scenario{Name: "cancel, another session's token", Path: "/cabinet/api/contracts/" + id + "/cancel", As: cust.csrf},
+		apitest.Scenario{Name: "cancel, the login page's token", Path: "/cabinet/api/contracts/" + id + "/cancel", As: loginToken},
+	))
+	apitest.Run(t, cust.api, refused(
+		apitest.Scenario{Name: "open signing, wrong token", Path: "/cabinet/api/contracts/" + id + "/signing", As: cust.csrf + "x"},
+		apitest.Scenario{Name: "send signing code, no token", Path: "/cabinet/api/signing/code"},
+		apitest.Scenario{Name: "reject, no token", Path: "/cabinet/api/signing/reject"},
+		apitest.Scenario{Name: "logout, no token", Path: "/cabinet/api/logout"},
+	))
 	if got := e.reload(t, id); got.Status != signflow.StatusCreated || got.Version != 1 {
 		t.Fatalf("the contract changed: %s v%d", got.Status, got.Version)
 	}
-	if r := cust.get("/cabinet/api/contracts/" + id); r.status != 200 {
-		t.Fatalf("the session ended on a refused logout: %d", r.status)
+	if r := cust.get("/cabinet/api/contracts/" + id); r.Status != 200 {
+		t.Fatalf("the session ended on a refused logout: %d", r.Status)
 	}
 }
 
@@ -66,41 +71,27 @@ func TestPartySeesOnlyItsContracts(t *testing.T) {
 	b := e.browser(t)
 	b.login(fixture.CustomerIN, custPhone)
 	list := b.get("/cabinet")
-	if !strings.Contains(list.body, "/cabinet/contracts/"+mine) || strings.Contains(list.body, foreign) {
+	if !strings.Contains(list.Body, "/cabinet/contracts/"+mine) || strings.Contains(list.Body, foreign) {
 		t.Fatalf("list: want %s and not %s", mine, foreign)
 	}
-	for _, c := range []struct {
-		name, method, path string
-		status             int
-	}{
-		{"page", "GET", "/cabinet/contracts/" + foreign, 404},
-		{"page of no contract", "GET", "/cabinet/contracts/00000000-0000-4000-8000-000000000000", 404},
-		{"PDF", "GET", "/cabinet/contracts/" + foreign + "/pdf?lang=en", 404},
-		{"state", "GET", "/cabinet/api/contracts/" + foreign, 403},
-		{"open signing", "POST", "/cabinet/api/contracts/" + foreign + "/signing", 403},
-		{"cancel", "POST", "/cabinet/api/contracts/" + foreign + "/cancel", 403},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			var r reply
-			if c.method == "GET" {
-				r = b.get(c.path)
-			} else {
-				r = b.post(c.path, nil)
-			}
-			if r.status != c.status || strings.Contains(r.body, "Beta Trade") {
-				t.Fatalf("%d %s", r.status, r.body)
-			}
-			if c.status == 404 && c.method == "GET" && !strings.HasPrefix(c.path, "/cabinet/api") && !strings.Contains(r.body, "Contract not found") && !strings.Contains(r.body, "not found") {
-				t.Fatalf("no not-found answer: %s", r.body)
-			}
-		})
-	}
+	notFound := []string{"not found"} // the page says so
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "page", Path: "/cabinet/contracts/" + foreign, Status: 404, Want: notFound, Not: []string{"Beta Trade"}},
+		{Name: "page of no contract", Path: "/cabinet/contracts/00000000-0000-4000-8000-000000000000", Status: 404, Want: notFound,
+			Not: []string{"Beta Trade"}},
+		{Name: "PDF", Path: "/cabinet/contracts/" + foreign + "/pdf?lang=en", Status: 404, Want: notFound, Not: []string{"Beta Trade"}},
+		{Name: "state", Path: "/cabinet/api/contracts/" + foreign, Status: 403, Not: []string{"Beta Trade"}},
+		{Name: "open signing", Method: "POST", Path: "/cabinet/api/contracts/" + foreign + "/signing", As: b.csrf, Body: map[string]any{},
+			Status: 403, Not: []string{"Beta Trade"}},
+		{Name: "cancel", Method: "POST", Path: "/cabinet/api/contracts/" + foreign + "/cancel", As: b.csrf, Body: map[string]any{},
+			Status: 403, Not: []string{"Beta Trade"}},
+	})
 	// A signing token of another party is refused too.
 	peer := e.browser(t)
 	peer.login(peerIN, peerPhone)
-	tok := peer.post("/cabinet/api/contracts/"+mine+"/signing", nil).json(t)["token"].(string)
-	if r := b.post("/cabinet/api/signing/code", map[string]string{"token": tok}); r.status != 404 || r.header.Get("X-Sign-Reason") != "session-not-found" {
-		t.Fatalf("another party's signing token: %d %v", r.status, r.header)
+	tok := peer.post("/cabinet/api/contracts/"+mine+"/signing", nil).JSON(t)["token"].(string)
+	if r := b.post("/cabinet/api/signing/code", map[string]string{"token": tok}); r.Status != 404 || r.Header.Get("X-Sign-Reason") != "session-not-found" {
+		t.Fatalf("another party's signing token: %d %v", r.Status, r.Header)
 	}
 	if got := e.reload(t, foreign); got.Version != 1 {
 		t.Fatalf("the foreign contract changed: v%d", got.Version)
@@ -114,8 +105,8 @@ func TestCancelOnlyByTheCreator(t *testing.T) {
 		status          int
 		contract        string
 	}{
-		{"counterparty", fixture.CustomerIN, custPhone, 403, signflow.StatusCreated},
-		{"creator", peerIN, peerPhone, 200, signflow.StatusCancelled},
+		{name: "counterparty", in: fixture.CustomerIN, phone: custPhone, status: 403, contract: signflow.StatusCreated},
+		{name: "creator", in: peerIN, phone: peerPhone, status: 200, contract: signflow.StatusCancelled},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, options{})
@@ -123,22 +114,22 @@ func TestCancelOnlyByTheCreator(t *testing.T) {
 			b := e.browser(t)
 			b.login(c.in, c.phone)
 			page := b.get("/cabinet/contracts/" + id + "?lang=en")
-			if shown := strings.Contains(page.body, ">Cancel contract<"); shown != (c.status == 200) {
+			if shown := strings.Contains(page.Body, ">Cancel contract<"); shown != (c.status == 200) {
 				t.Fatalf("Cancel contract shown: %v", shown)
 			}
-			if shown := strings.Contains(page.body, ">Reject<"); shown == (c.status == 200) {
+			if shown := strings.Contains(page.Body, ">Reject<"); shown == (c.status == 200) {
 				t.Fatalf("Reject shown: %v (the creator cancels instead)", shown)
 			}
 			r := b.post("/cabinet/api/contracts/"+id+"/cancel", nil)
-			if r.status != c.status {
-				t.Fatalf("cancel: %d %s", r.status, r.body)
+			if r.Status != c.status {
+				t.Fatalf("cancel: %d %s", r.Status, r.Body)
 			}
 			got := e.reload(t, id)
 			if got.Status != c.contract {
 				t.Fatalf("contract %s, want %s", got.Status, c.contract)
 			}
 			if c.status == 200 {
-				if body := r.json(t); body["contractStatus"] != "CANCELLED" || body["partyStatus"] != "CANCELLED" {
+				if body := r.JSON(t); body["contractStatus"] != "CANCELLED" || body["partyStatus"] != "CANCELLED" {
 					t.Fatalf("answer %v", body)
 				}
 				if events := deliveries(t, e, id); events != "CONTRACT_CREATED CONTRACT_CANCELLED " {
@@ -174,40 +165,40 @@ func TestSignAndRejectThroughTheAPI(t *testing.T) {
 	b := e.browser(t)
 	b.login(fixture.CustomerIN, custPhone)
 	open := b.post("/cabinet/api/contracts/"+id+"/signing", nil)
-	s := open.json(t)
-	if open.status != 200 || s["method"] != signflow.MethodOTP || s["expiresIn"] != float64(1800) || s["url"] != nil {
-		t.Fatalf("open signing: %d %s", open.status, open.body)
+	s := open.JSON(t)
+	if open.Status != 200 || s["method"] != signflow.MethodOTP || s["expiresIn"] != float64(1800) || s["url"] != nil {
+		t.Fatalf("open signing: %d %s", open.Status, open.Body)
 	}
 	tok := s["token"].(string)
 	sent := b.post("/cabinet/api/signing/code", map[string]string{"token": tok})
-	if sent.status != 200 || sent.json(t)["phone"] != "+99890*****67" {
-		t.Fatalf("send code: %d %s", sent.status, sent.body)
+	if sent.Status != 200 || sent.JSON(t)["phone"] != "+99890*****67" {
+		t.Fatalf("send code: %d %s", sent.Status, sent.Body)
 	}
 	code := lastCode(t, e.SMS, custPhone)
-	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": notCode(code)}); r.status != 400 || r.header.Get("X-Attempts-Left") != "4" {
-		t.Fatalf("wrong code: %d %v", r.status, r.header)
+	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": notCode(code)}); r.Status != 400 || r.Header.Get("X-Attempts-Left") != "4" {
+		t.Fatalf("wrong code: %d %v", r.Status, r.Header)
 	}
 	r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": code})
-	if r.status != 200 || r.json(t)["partyStatus"] != "ACCEPTED" || r.json(t)["contractStatus"] != "CREATED" {
-		t.Fatalf("right code: %d %s", r.status, r.body)
+	if r.Status != 200 || r.JSON(t)["partyStatus"] != "ACCEPTED" || r.JSON(t)["contractStatus"] != "CREATED" {
+		t.Fatalf("right code: %d %s", r.Status, r.Body)
 	}
-	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": code}); r.status != 403 || r.header.Get("X-Sign-Reason") != "session-closed" {
-		t.Fatalf("the used session: %d %v", r.status, r.header)
+	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": code}); r.Status != 403 || r.Header.Get("X-Sign-Reason") != "session-closed" {
+		t.Fatalf("the used session: %d %v", r.Status, r.Header)
 	}
-	if r := b.post("/cabinet/api/contracts/"+id+"/signing", nil); r.status != 400 {
-		t.Fatalf("a second signing session for a party that signed: %d", r.status)
+	if r := b.post("/cabinet/api/contracts/"+id+"/signing", nil); r.Status != 400 {
+		t.Fatalf("a second signing session for a party that signed: %d", r.Status)
 	}
 	page := b.get("/cabinet/contracts/" + id)
-	if !strings.Contains(page.body, "You have signed") || strings.Contains(page.body, `data-action="sign"`) {
+	if !strings.Contains(page.Body, "You have signed") || strings.Contains(page.Body, `data-action="sign"`) {
 		t.Fatal("the page after signing still offers Sign")
 	}
 
 	// Another contract, rejected by the customer.
 	id2 := e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})
-	tok2 := b.post("/cabinet/api/contracts/"+id2+"/signing", nil).json(t)["token"].(string)
+	tok2 := b.post("/cabinet/api/contracts/"+id2+"/signing", nil).JSON(t)["token"].(string)
 	r = b.post("/cabinet/api/signing/reject", map[string]string{"token": tok2})
-	if r.status != 200 || r.json(t)["contractStatus"] != "REJECTED" || r.json(t)["partyStatus"] != "REJECTED" {
-		t.Fatalf("reject: %d %s", r.status, r.body)
+	if r.Status != 200 || r.JSON(t)["contractStatus"] != "REJECTED" || r.JSON(t)["partyStatus"] != "REJECTED" {
+		t.Fatalf("reject: %d %s", r.Status, r.Body)
 	}
 	if events := deliveries(t, e, id2); events != "CONTRACT_CREATED CONTRACT_REJECTED " {
 		t.Fatalf("webhooks %q", events)
@@ -236,7 +227,7 @@ func TestListOrderAndContent(t *testing.T) {
 	e := newEnv(t, options{})
 	b := e.browser(t)
 	b.login(fixture.CustomerIN, custPhone)
-	if r := b.get("/cabinet?lang=en"); !strings.Contains(r.body, "No contracts yet") {
+	if r := b.get("/cabinet?lang=en"); !strings.Contains(r.Body, "No contracts yet") {
 		t.Fatal("no empty state")
 	}
 	signed := e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})
@@ -244,13 +235,13 @@ func TestListOrderAndContent(t *testing.T) {
 	rejected := e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})
 	e.Clock.Advance(time.Second)
 	waiting := e.create(t, map[string]any{"buyerIn": fixture.CustomerIN, "price": 4650000})
-	tok := b.post("/cabinet/api/contracts/"+signed+"/signing", nil).json(t)["token"].(string)
+	tok := b.post("/cabinet/api/contracts/"+signed+"/signing", nil).JSON(t)["token"].(string)
 	b.post("/cabinet/api/signing/code", map[string]string{"token": tok})
 	b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": lastCode(t, e.SMS, custPhone)})
-	tok = b.post("/cabinet/api/contracts/"+rejected+"/signing", nil).json(t)["token"].(string)
+	tok = b.post("/cabinet/api/contracts/"+rejected+"/signing", nil).JSON(t)["token"].(string)
 	b.post("/cabinet/api/signing/reject", map[string]string{"token": tok})
 
-	body := b.get("/cabinet").body
+	body := b.get("/cabinet").Body
 	iw, is, ir := strings.Index(body, waiting), strings.Index(body, signed), strings.Index(body, rejected)
 	if iw < 0 || is < 0 || ir < 0 || !(iw < is && is < ir) {
 		t.Fatalf("order: waiting %d, signed %d, rejected %d", iw, is, ir)
@@ -268,21 +259,17 @@ func TestListOrderAndContent(t *testing.T) {
 func TestLanguage(t *testing.T) {
 	e := newEnv(t, options{})
 	b := e.browser(t)
-	for _, c := range []struct {
-		path, accept, lang, text string
-	}{
-		{"/cabinet", "", "uz", "Kabinetga kirish"},
-		{"/cabinet", "ru-RU,ru;q=0.9", "ru", "Вход в кабинет"},
-		{"/cabinet?lang=en", "ru", "en", "Log in to your cabinet"},
-		{"/cabinet", "ru", "en", "Log in to your cabinet"}, // remembered
-		{"/cabinet?lang=xx", "", "en", "Log in to your cabinet"},
-		{"/cabinet?lang=ru", "", "ru", "Вход в кабинет"},
-	} {
-		r := b.doHeader("GET", c.path, "Accept-Language", c.accept)
-		if !strings.Contains(r.body, `<html lang="`+c.lang+`">`) || !strings.Contains(r.body, c.text) {
-			t.Fatalf("%s (Accept-Language %q): want %s", c.path, c.accept, c.lang)
-		}
-	}
+	accept := func(v string) map[string]string { return map[string]string{"Accept-Language": v} }
+	uz, ru, en := []string{`<html lang="uz">`, "Kabinetga kirish"}, []string{`<html lang="ru">`, "Вход в кабинет"},
+		[]string{`<html lang="en">`, "Log in to your cabinet"}
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "Uzbek by default", Path: "/cabinet", Status: 200, Want: uz},
+		{Name: "Accept-Language", Path: "/cabinet", Header: accept("ru-RU,ru;q=0.9"), Status: 200, Want: ru},
+		{Name: "lang before Accept-Language", Path: "/cabinet?lang=en", Header: accept("ru"), Status: 200, Want: en},
+		{Name: "remembered", Path: "/cabinet", Header: accept("ru"), Status: 200, Want: en},
+		{Name: "unknown lang keeps the remembered", Path: "/cabinet?lang=xx", Status: 200, Want: en},
+		{Name: "lang again", Path: "/cabinet?lang=ru", Status: 200, Want: ru},
+	})
 	b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN})
 	if m := e.SMS.Newest(t, custPhone); !strings.HasPrefix(m.Text, "Код для входа в кабинет") {
 		t.Fatalf("login SMS %q", m.Text)
@@ -298,11 +285,11 @@ func TestPDF(t *testing.T) {
 	b.login(fixture.CustomerIN, custPhone)
 	for lang, label := range map[string]string{"uz": "Shartnoma raqami", "ru": "Номер договора", "en": "Contract number"} {
 		r := b.get("/cabinet/contracts/" + id + "/pdf?lang=" + lang)
-		if r.status != 200 || r.header.Get("Content-Type") != "application/pdf" ||
-			r.header.Get("Content-Disposition") != `attachment; filename="contract-`+number+`-`+lang+`.pdf"` {
-			t.Fatalf("%s: %d %v", lang, r.status, r.header)
+		if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" ||
+			r.Header.Get("Content-Disposition") != `attachment; filename="contract-`+number+`-`+lang+`.pdf"` {
+			t.Fatalf("%s: %d %v", lang, r.Status, r.Header)
 		}
-		text := testtools.PDFText(t, []byte(r.body))
+		text := testtools.PDFText(t, []byte(r.Body))
 		if !strings.Contains(text, label) || !strings.Contains(text, number) {
 			t.Fatalf("%s PDF text lacks %q or the number:\n%s", lang, label, text)
 		}
@@ -314,28 +301,16 @@ func TestPDF(t *testing.T) {
 func TestPagesAndFiles(t *testing.T) {
 	e := newEnv(t, options{})
 	b := e.browser(t)
-	for _, c := range []struct {
-		path, ctype string
-		status      int
-		header      map[string]string
-	}{
-		{"/cabinet", "text/html; charset=UTF-8", 200, map[string]string{"X-Frame-Options": "DENY", "Cache-Control": "no-store",
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "login page", Path: "/cabinet", Status: 200, WantHeader: map[string]string{"Content-Type": "text/html; charset=UTF-8",
+			"X-Frame-Options": "DENY", "Cache-Control": "no-store",
 			"Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"}},
-		{"/cabinet/", "", 301, map[string]string{"Location": "/cabinet"}},
-		{"/cabinet/assets/cabinet.js", "text/javascript; charset=utf-8", 200, map[string]string{"X-Content-Type-Options": "nosniff"}},
-		{"/cabinet/assets/cabinet.css", "text/css; charset=utf-8", 200, nil},
-		{"/cabinet/assets/sign.css", "text/css; charset=utf-8", 200, nil},
-		{"/cabinet/assets/page.html", "", 404, nil},
-		{"/cabinet/contracts/" + signflow.NewID(), "", 303, map[string]string{"Location": "/cabinet"}},
-	} {
-		r := b.get(c.path)
-		if r.status != c.status || (c.ctype != "" && r.header.Get("Content-Type") != c.ctype) {
-			t.Errorf("%s: %d %q", c.path, r.status, r.header.Get("Content-Type"))
-		}
-		for k, v := range c.header {
-			if r.header.Get(k) != v {
-				t.Errorf("%s: %s %q, want %q", c.path, k, r.header.Get(k), v)
-			}
-		}
-	}
+		{Name: "trailing slash", Path: "/cabinet/", Status: 301, WantHeader: map[string]string{"Location": "/cabinet"}},
+		{Name: "script", Path: "/cabinet/assets/cabinet.js", Status: 200,
+			WantHeader: map[string]string{"Content-Type": "text/javascript; charset=utf-8", "X-Content-Type-Options": "nosniff"}},
+		{Name: "style", Path: "/cabinet/assets/cabinet.css", Status: 200, WantHeader: map[string]string{"Content-Type": "text/css; charset=utf-8"}},
+		{Name: "signing steps' style", Path: "/cabinet/assets/sign.css", Status: 200, WantHeader: map[string]string{"Content-Type": "text/css; charset=utf-8"}},
+		{Name: "template not served", Path: "/cabinet/assets/page.html", Status: 404},
+		{Name: "a contract without a session", Path: "/cabinet/contracts/" + signflow.NewID(), Status: 303, WantHeader: map[string]string{"Location": "/cabinet"}},
+	})
 }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/cabinet"
@@ -138,20 +139,12 @@ func (e *env) create(t *testing.T, body map[string]any) string {
 	if body["price"] == nil {
 		body["price"], body["currency"] = 150000000, "UZS"
 	}
-	data, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", e.srv.URL+"/v1/contracts", bytes.NewReader(data))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(keyapi.HeaderAPIKey, e.key.Secret)
-	res, err := e.srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
+	api := &apitest.Caller{URL: e.srv.URL, HTTP: e.srv.Client(), Auth: func(req *http.Request, key string) { req.Header.Set(keyapi.HeaderAPIKey, key) }}
+	r := api.Do(t, "POST", "/v1/contracts", e.key.Secret, body)
+	if r.Status != 200 {
+		t.Fatalf("create contract: %d %s", r.Status, r)
 	}
-	defer res.Body.Close()
-	var out map[string]string
-	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != 200 {
-		t.Fatalf("create contract: %d %v", res.StatusCode, err)
-	}
-	return out["id"]
+	return r.JSON(t)["id"].(string)
 }
 
 func (e *env) reload(t *testing.T, id string) *signflow.Contract {
@@ -170,6 +163,9 @@ type browser struct {
 	t    *testing.T
 	c    *http.Client
 	csrf string
+	// api sends the browser's requests: the CSRF token given on those that
+	// change something, the token of each page it loads kept.
+	api *apitest.Caller
 }
 
 func (e *env) browser(t *testing.T) *browser {
@@ -177,7 +173,9 @@ func (e *env) browser(t *testing.T) *browser {
 	c := *e.srv.Client()
 	c.Jar = jar
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &browser{e: e, t: t, c: &c}
+	b := &browser{e: e, t: t, c: &c}
+	b.api = &apitest.Caller{URL: e.srv.URL, HTTP: b.c, Auth: csrfHeader, Read: b.keepCSRF}
+	return b
 }
 
 // browserFrom is a browser whose connections come from the loopback
@@ -190,95 +188,48 @@ func (e *env) browserFrom(t *testing.T, ip string) *browser {
 	return b
 }
 
-// reply is one answer.
-type reply struct {
-	status int
-	header http.Header
-	body   string
-}
-
-func (r reply) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, r.body)
-	}
-	return m
-}
-
-// cookie returns the Set-Cookie of the answer with the name.
-func (r reply) cookie(name string) *http.Cookie {
-	for _, c := range (&http.Response{Header: r.header}).Cookies() {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
 var configRE = regexp.MustCompile(`(?s)<script type="application/json" id="cabinet-config">(.*?)</script>`)
 
 // do sends a request; a JSON body is sent with the browser's CSRF token
 // unless csrf is given ("" for none).
-func (b *browser) do(method, path string, body any, csrf ...string) reply {
+func (b *browser) do(method, path string, body any, csrf ...string) apitest.Reply {
 	b.t.Helper()
 	token := b.csrf
 	if len(csrf) > 0 {
 		token = csrf[0]
 	}
-	return b.send(method, path, body, token)
+	return b.api.Do(b.t, method, path, token, body)
 }
 
-// doHeader sends a request with one more header.
-func (b *browser) doHeader(method, path, name, value string) reply {
-	b.t.Helper()
-	return b.send(method, path, nil, b.csrf, name, value)
-}
-
-func (b *browser) send(method, path string, body any, token string, header ...string) reply {
-	b.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		data, _ := json.Marshal(body)
-		rd = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, b.e.srv.URL+path, rd)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if method != "GET" && token != "" {
+// csrfHeader puts a CSRF token on a request that may change something.
+func csrfHeader(req *http.Request, token string) {
+	if req.Method != "GET" {
 		req.Header.Set("X-CSRF-Token", token)
 	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+}
+
+// keepCSRF keeps the CSRF token of a page the browser loaded, and takes
+// the page's configuration out of the answer: what the tests read is the
+// page itself, not every string in the configuration.
+func (b *browser) keepCSRF(req *http.Request, r *apitest.Reply) error {
+	m := configRE.FindStringSubmatch(r.Body)
+	if req.Method != "GET" || m == nil {
+		return nil
 	}
-	res, err := b.c.Do(req)
-	if err != nil {
-		b.t.Fatal(err)
+	var cfg struct{ CSRF string }
+	if err := json.Unmarshal([]byte(m[1]), &cfg); err != nil {
+		return fmt.Errorf("page config: %w", err)
 	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	r := reply{status: res.StatusCode, header: res.Header, body: string(data)}
-	if m := configRE.FindStringSubmatch(r.body); method == "GET" && m != nil {
-		var cfg struct{ CSRF string }
-		if err := json.Unmarshal([]byte(m[1]), &cfg); err != nil {
-			b.t.Fatalf("page config: %v", err)
-		}
-		b.csrf = cfg.CSRF
-		// What the tests read is the page itself, not every string in the config.
-		r.body = configRE.ReplaceAllString(r.body, "")
-	}
-	return r
+	b.csrf = cfg.CSRF
+	r.Body = configRE.ReplaceAllString(r.Body, "")
+	return nil
 }
 
 // get loads a page (or reads the API) and keeps the page's CSRF token.
-func (b *browser) get(path string) reply { b.t.Helper(); return b.do("GET", path, nil) }
+func (b *browser) get(path string) apitest.Reply { b.t.Helper(); return b.do("GET", path, nil) }
 
 // post sends a JSON request with the current CSRF token.
-func (b *browser) post(path string, body any) reply {
+func (b *browser) post(path string, body any) apitest.Reply {
 	b.t.Helper()
 	if body == nil {
 		body = map[string]any{}
@@ -287,10 +238,10 @@ func (b *browser) post(path string, body any) reply {
 }
 
 // sendCode opens the login page and asks for a code for the number.
-func (b *browser) sendCode(in string) reply {
+func (b *browser) sendCode(in string) apitest.Reply {
 	b.t.Helper()
-	if r := b.get("/cabinet?lang=en"); r.status != 200 || b.csrf == "" {
-		b.t.Fatalf("login page: %d, csrf %q", r.status, b.csrf)
+	if r := b.get("/cabinet?lang=en"); r.Status != 200 || b.csrf == "" {
+		b.t.Fatalf("login page: %d, csrf %q", r.Status, b.csrf)
 	}
 	return b.post("/cabinet/api/login/code", map[string]string{"number": in})
 }
@@ -298,14 +249,14 @@ func (b *browser) sendCode(in string) reply {
 // login logs the party in with the code texted to phone, then loads its list.
 func (b *browser) login(in, phone string) {
 	b.t.Helper()
-	if r := b.sendCode(in); r.status != 200 {
-		b.t.Fatalf("send login code: %d %s", r.status, r.body)
+	if r := b.sendCode(in); r.Status != 200 {
+		b.t.Fatalf("send login code: %d %s", r.Status, r.Body)
 	}
-	if r := b.post("/cabinet/api/login", map[string]string{"number": in, "code": lastCode(b.t, b.e.SMS, phone)}); r.status != 200 {
-		b.t.Fatalf("log in: %d %s", r.status, r.body)
+	if r := b.post("/cabinet/api/login", map[string]string{"number": in, "code": lastCode(b.t, b.e.SMS, phone)}); r.Status != 200 {
+		b.t.Fatalf("log in: %d %s", r.Status, r.Body)
 	}
-	if r := b.get("/cabinet"); r.status != 200 || !strings.Contains(r.body, "My contracts") {
-		b.t.Fatalf("list after login: %d", r.status)
+	if r := b.get("/cabinet"); r.Status != 200 || !strings.Contains(r.Body, "My contracts") {
+		b.t.Fatalf("list after login: %d", r.Status)
 	}
 }
 

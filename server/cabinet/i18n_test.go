@@ -44,12 +44,12 @@ func TestEveryStringInEveryLanguage(t *testing.T) {
 		prefix string
 		values []string
 	}{
-		{"status.", []string{"CREATED", "ACTIVE", "COMPLETED", "REJECTED", "CANCELLED"}},
-		{"party.", []string{"PENDING", "ACCEPTED", "REJECTED", "CANCELLED"}},
-		{"method.", []string{"OTP_SMS", "MY_ID", "ABLE_ID", "E_IMZO"}},
-		{"unit.", signflow.Units},
-		{"pdf.", signflow.Languages},
-		{"", []string{"signedTitle", "signedText", "rejectedTitle", "rejectedText", "cancelledTitle", "cancelledText"}},
+		{prefix: "status.", values: []string{"CREATED", "ACTIVE", "COMPLETED", "REJECTED", "CANCELLED"}},
+		{prefix: "party.", values: []string{"PENDING", "ACCEPTED", "REJECTED", "CANCELLED"}},
+		{prefix: "method.", values: []string{"OTP_SMS", "MY_ID", "ABLE_ID", "E_IMZO"}},
+		{prefix: "unit.", values: signflow.Units},
+		{prefix: "pdf.", values: signflow.Languages},
+		{values: []string{"signedTitle", "signedText", "rejectedTitle", "rejectedText", "cancelledTitle", "cancelledText"}},
 	} {
 		for _, v := range family.values {
 			keys[family.prefix+v] = true

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
@@ -21,8 +22,8 @@ func TestLoginLockIsPerAddress(t *testing.T) {
 	// phone; the stranger never sees it) and enter five wrong ones.
 	lockOut := func(round int, avoid string) {
 		t.Helper()
-		if r := stranger.sendCode(fixture.CustomerIN); r.status != 200 {
-			t.Fatalf("round %d: the stranger's code request: %d %v", round, r.status, r.header)
+		if r := stranger.sendCode(fixture.CustomerIN); r.Status != 200 {
+			t.Fatalf("round %d: the stranger's code request: %d %v", round, r.Status, r.Header)
 		}
 		sent := lastCode(t, e.SMS, custPhone)
 		guess := notCode(sent)
@@ -31,18 +32,18 @@ func TestLoginLockIsPerAddress(t *testing.T) {
 		}
 		for left := 4; left >= 1; left-- {
 			r := stranger.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": guess})
-			if r.status != 400 || r.header.Get("X-Attempts-Left") != itoa(left) {
-				t.Fatalf("round %d: wrong code, %d left: %d %v", round, left, r.status, r.header)
+			if r.Status != 400 || r.Header.Get("X-Attempts-Left") != itoa(left) {
+				t.Fatalf("round %d: wrong code, %d left: %d %v", round, left, r.Status, r.Header)
 			}
 		}
 		r := stranger.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": guess})
-		if r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" || r.header.Get("Retry-After") != "900" {
-			t.Fatalf("round %d: the fifth wrong code: %d %v", round, r.status, r.header)
+		if r.Status != 429 || r.Header.Get("X-Sign-Reason") != "locked" || r.Header.Get("Retry-After") != "900" {
+			t.Fatalf("round %d: the fifth wrong code: %d %v", round, r.Status, r.Header)
 		}
-		for _, r := range []reply{stranger.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}),
+		for _, r := range []apitest.Reply{stranger.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}),
 			stranger.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": sent})} {
-			if r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" {
-				t.Fatalf("round %d: the stranger while locked: %d %v", round, r.status, r.header)
+			if r.Status != 429 || r.Header.Get("X-Sign-Reason") != "locked" {
+				t.Fatalf("round %d: the stranger while locked: %d %v", round, r.Status, r.Header)
 			}
 		}
 	}
@@ -50,14 +51,14 @@ func TestLoginLockIsPerAddress(t *testing.T) {
 	// The person asks for a code; then the stranger locks its own address
 	// out. The person's code, of another browser, is not spent.
 	person := e.browserFrom(t, "127.0.0.3")
-	if r := person.sendCode(fixture.CustomerIN); r.status != 200 {
-		t.Fatalf("the person's code: %d", r.status)
+	if r := person.sendCode(fixture.CustomerIN); r.Status != 200 {
+		t.Fatalf("the person's code: %d", r.Status)
 	}
 	code := lastCode(t, e.SMS, custPhone)
 	e.Clock.Advance(signflow.ResendAfter)
 	lockOut(1, code)
-	if r := person.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code}); r.status != 200 {
-		t.Fatalf("the person's code after the stranger's lock: %d %s", r.status, r.body)
+	if r := person.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code}); r.Status != 200 {
+		t.Fatalf("the person's code after the stranger's lock: %d %s", r.Status, r.Body)
 	}
 
 	// The stranger renews its lock as often as it likes; each time the
@@ -69,8 +70,8 @@ func TestLoginLockIsPerAddress(t *testing.T) {
 		again := e.browserFrom(t, "127.0.0.3")
 		again.login(fixture.CustomerIN, custPhone)
 	}
-	if r := stranger.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}); r.status != 429 {
-		t.Fatalf("the stranger, still locked: %d", r.status)
+	if r := stranger.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}); r.Status != 429 {
+		t.Fatalf("the stranger, still locked: %d", r.Status)
 	}
 }
 
@@ -81,15 +82,15 @@ func TestLoginLockIsPerAddress(t *testing.T) {
 // counted, and a new one comes after the usual wait.
 func TestLoginCodeDoesNotWaitForTheGateway(t *testing.T) {
 	e := newEnv(t, options{gateway: true})
-	strip := func(r reply) string {
-		m := r.json(t)
+	strip := func(r apitest.Reply) string {
+		m := r.JSON(t)
 		delete(m, "timestamp")
-		return itoa(r.status) + " " + r.header.Get("X-Sign-Reason") + " " + r.header.Get("Retry-After") + " " + toJSON(m)
+		return itoa(r.Status) + " " + r.Header.Get("X-Sign-Reason") + " " + r.Header.Get("Retry-After") + " " + toJSON(m)
 	}
-	ask := func(in string) (reply, time.Duration) {
+	ask := func(in string) (apitest.Reply, time.Duration) {
 		b := e.browser(t)
 		b.get("/cabinet?lang=en")
-		answered := make(chan reply, 1)
+		answered := make(chan apitest.Reply, 1)
 		start := time.Now()
 		go func() { answered <- b.post("/cabinet/api/login/code", map[string]string{"number": in}) }()
 		select {
@@ -97,7 +98,7 @@ func TestLoginCodeDoesNotWaitForTheGateway(t *testing.T) {
 			return r, time.Since(start)
 		case <-time.After(10 * time.Second):
 			t.Fatalf("the code request for %s waited for the gateway", in)
-			return reply{}, 0
+			return apitest.Reply{}, 0
 		}
 	}
 
@@ -105,7 +106,7 @@ func TestLoginCodeDoesNotWaitForTheGateway(t *testing.T) {
 	known, tKnown := ask(fixture.CustomerIN)
 	e.gateway.WaitRequests(t, 1) // the text reached the gateway, which holds it
 	unknown, tUnknown := ask(fixture.UnknownIN)
-	if strip(known) != strip(unknown) || known.status != 200 {
+	if strip(known) != strip(unknown) || known.Status != 200 {
 		t.Fatalf("registered %s\nunknown    %s", strip(known), strip(unknown))
 	}
 	t.Logf("answer with the gateway holding the text: registered %v, unknown %v", tKnown, tUnknown)
@@ -116,8 +117,8 @@ func TestLoginCodeDoesNotWaitForTheGateway(t *testing.T) {
 	code := lastCode(t, e.SMS, custPhone)
 	b := e.browser(t)
 	b.get("/cabinet")
-	if r := b.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code}); r.status != 400 || r.header.Get("X-Sign-Reason") != "no-code" {
-		t.Fatalf("a code used from another browser: %d %v", r.status, r.header)
+	if r := b.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code}); r.Status != 400 || r.Header.Get("X-Sign-Reason") != "no-code" {
+		t.Fatalf("a code used from another browser: %d %v", r.Status, r.Header)
 	}
 
 	// The gateway refuses: the same answers, the failure logged without the code.

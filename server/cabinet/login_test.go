@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 )
@@ -21,33 +22,33 @@ func TestLogin(t *testing.T) {
 		reason  string
 		session bool
 	}{
-		{"right code", fixture.CustomerIN, func(sent string) string { return sent }, 200, "", true},
-		{"right code, number with spaces", " " + fixture.CustomerIN + " ", func(sent string) string { return sent }, 200, "", true},
-		{"wrong code", fixture.CustomerIN, notCode, 400, "wrong-code", false},
-		{"code of four digits", fixture.CustomerIN, func(string) string { return "1234" }, 400, "code-format", false},
-		{"number of ten digits", "3123456789", func(sent string) string { return sent }, 400, "number-format", false},
-		{"another number's code", peerIN, func(sent string) string { return sent }, 400, "no-code", false},
+		{name: "right code", number: fixture.CustomerIN, code: func(sent string) string { return sent }, status: 200, session: true},
+		{name: "right code, number with spaces", number: " " + fixture.CustomerIN + " ", code: func(sent string) string { return sent }, status: 200, session: true},
+		{name: "wrong code", number: fixture.CustomerIN, code: notCode, status: 400, reason: "wrong-code"},
+		{name: "code of four digits", number: fixture.CustomerIN, code: func(string) string { return "1234" }, status: 400, reason: "code-format"},
+		{name: "number of ten digits", number: "3123456789", code: func(sent string) string { return sent }, status: 400, reason: "number-format"},
+		{name: "another number's code", number: peerIN, code: func(sent string) string { return sent }, status: 400, reason: "no-code"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, options{})
 			b := e.browser(t)
 			r := b.sendCode(fixture.CustomerIN)
-			if r.status != 200 || r.body != `{"expiresIn":300,"resendIn":60,"sendsLeft":4}`+"\n" {
-				t.Fatalf("send code: %d %s", r.status, r.body)
+			if r.Status != 200 || r.Body != `{"expiresIn":300,"resendIn":60,"sendsLeft":4}`+"\n" {
+				t.Fatalf("send code: %d %s", r.Status, r.Body)
 			}
 			sent := lastCode(t, e.SMS, custPhone)
 			r = b.post("/cabinet/api/login", map[string]string{"number": c.number, "code": c.code(sent)})
-			if r.status != c.status || r.header.Get("X-Sign-Reason") != c.reason {
-				t.Fatalf("log in: %d %q %s; want %d %q", r.status, r.header.Get("X-Sign-Reason"), r.body, c.status, c.reason)
+			if r.Status != c.status || r.Header.Get("X-Sign-Reason") != c.reason {
+				t.Fatalf("log in: %d %q %s; want %d %q", r.Status, r.Header.Get("X-Sign-Reason"), r.Body, c.status, c.reason)
 			}
-			if c.reason == "wrong-code" && r.header.Get("X-Attempts-Left") != "4" {
-				t.Fatalf("attempts left %q", r.header.Get("X-Attempts-Left"))
+			if c.reason == "wrong-code" && r.Header.Get("X-Attempts-Left") != "4" {
+				t.Fatalf("attempts left %q", r.Header.Get("X-Attempts-Left"))
 			}
-			if got := r.cookie("cabinet_session") != nil; got != c.session {
+			if got := r.Cookie("cabinet_session") != nil; got != c.session {
 				t.Fatalf("session cookie set: %v, want %v", got, c.session)
 			}
 			page := b.get("/cabinet")
-			if loggedIn := strings.Contains(page.body, "Aziz") && strings.Contains(page.body, `data-action="logout"`); loggedIn != c.session {
+			if loggedIn := strings.Contains(page.Body, "Aziz") && strings.Contains(page.Body, `data-action="logout"`); loggedIn != c.session {
 				t.Fatalf("logged in: %v, want %v", loggedIn, c.session)
 			}
 		})
@@ -61,24 +62,24 @@ func TestLoginLockAfterFiveWrongCodes(t *testing.T) {
 	b := e.browser(t)
 	b.sendCode(fixture.CustomerIN)
 	code := lastCode(t, e.SMS, custPhone)
-	login := func(code string) reply {
+	login := func(code string) apitest.Reply {
 		return b.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code})
 	}
 	for left := 4; left >= 1; left-- {
-		if r := login(notCode(code)); r.status != 400 || r.header.Get("X-Attempts-Left") != itoa(left) {
-			t.Fatalf("wrong code, %d left: %d %v", left, r.status, r.header)
+		if r := login(notCode(code)); r.Status != 400 || r.Header.Get("X-Attempts-Left") != itoa(left) {
+			t.Fatalf("wrong code, %d left: %d %v", left, r.Status, r.Header)
 		}
 	}
 	r := login(notCode(code))
-	if r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" || r.header.Get("Retry-After") != "900" {
-		t.Fatalf("fifth wrong code: %d %v %s", r.status, r.header, r.body)
+	if r.Status != 429 || r.Header.Get("X-Sign-Reason") != "locked" || r.Header.Get("Retry-After") != "900" {
+		t.Fatalf("fifth wrong code: %d %v %s", r.Status, r.Header, r.Body)
 	}
 	e.Clock.Advance(10 * time.Minute)
-	if r := login(code); r.status != 429 || r.header.Get("Retry-After") != "300" || r.cookie("cabinet_session") != nil {
-		t.Fatalf("right code while locked: %d %v", r.status, r.header)
+	if r := login(code); r.Status != 429 || r.Header.Get("Retry-After") != "300" || r.Cookie("cabinet_session") != nil {
+		t.Fatalf("right code while locked: %d %v", r.Status, r.Header)
 	}
-	if r := b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}); r.status != 429 || r.header.Get("X-Sign-Reason") != "locked" {
-		t.Fatalf("code while locked: %d %v", r.status, r.header)
+	if r := b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN}); r.Status != 429 || r.Header.Get("X-Sign-Reason") != "locked" {
+		t.Fatalf("code while locked: %d %v", r.Status, r.Header)
 	}
 	e.Clock.Advance(5 * time.Minute)
 	b.login(fixture.CustomerIN, custPhone)
@@ -98,11 +99,11 @@ func TestLoginAnswersDoNotTellWhichNumbersExist(t *testing.T) {
 		send := b.sendCode(in)
 		wrong := b.post("/cabinet/api/login", map[string]string{"number": in, "code": "00000"})
 		again := b.post("/cabinet/api/login/code", map[string]string{"number": in})
-		strip := func(r reply) string {
-			m := r.json(t)
+		strip := func(r apitest.Reply) string {
+			m := r.JSON(t)
 			delete(m, "timestamp")
-			return itoa(r.status) + " " + r.header.Get("X-Sign-Reason") + " " + r.header.Get("X-Attempts-Left") + " " +
-				r.header.Get("Retry-After") + " " + toJSON(m)
+			return itoa(r.Status) + " " + r.Header.Get("X-Sign-Reason") + " " + r.Header.Get("X-Attempts-Left") + " " +
+				r.Header.Get("Retry-After") + " " + toJSON(m)
 		}
 		return answers{strip(send), strip(wrong), strip(again)}
 	}
@@ -132,25 +133,25 @@ func TestIdleTimeout(t *testing.T) {
 	b := e.browser(t)
 	b.login(fixture.CustomerIN, custPhone)
 	e.Clock.Advance(29 * time.Minute)
-	if r := b.get("/cabinet/api/contracts/" + id); r.status != 200 {
-		t.Fatalf("after 29 idle minutes: %d %s", r.status, r.body)
+	if r := b.get("/cabinet/api/contracts/" + id); r.Status != 200 {
+		t.Fatalf("after 29 idle minutes: %d %s", r.Status, r.Body)
 	}
 	e.Clock.Advance(29 * time.Minute)
-	if r := b.get("/cabinet/contracts/" + id); r.status != 200 {
-		t.Fatalf("29 minutes after the last request: %d", r.status)
+	if r := b.get("/cabinet/contracts/" + id); r.Status != 200 {
+		t.Fatalf("29 minutes after the last request: %d", r.Status)
 	}
 	e.Clock.Advance(30 * time.Minute)
-	if r := b.get("/cabinet/api/contracts/" + id); r.status != 401 || r.header.Get("X-Sign-Reason") != "logged-out" {
-		t.Fatalf("after 30 idle minutes: %d %v", r.status, r.header)
+	if r := b.get("/cabinet/api/contracts/" + id); r.Status != 401 || r.Header.Get("X-Sign-Reason") != "logged-out" {
+		t.Fatalf("after 30 idle minutes: %d %v", r.Status, r.Header)
 	}
-	if r := b.get("/cabinet/contracts/" + id); r.status != http.StatusSeeOther || r.header.Get("Location") != "/cabinet" {
-		t.Fatalf("page after the time-out: %d %v", r.status, r.header)
+	if r := b.get("/cabinet/contracts/" + id); r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/cabinet" {
+		t.Fatalf("page after the time-out: %d %v", r.Status, r.Header)
 	}
 	r := b.get("/cabinet")
-	if r.status != 200 || !strings.Contains(r.body, "Your session ended after a period of inactivity") || r.cookie("cabinet_session") == nil || r.cookie("cabinet_session").MaxAge >= 0 {
-		t.Fatalf("login page after the time-out: %d, cookie %+v", r.status, r.cookie("cabinet_session"))
+	if r.Status != 200 || !strings.Contains(r.Body, "Your session ended after a period of inactivity") || r.Cookie("cabinet_session") == nil || r.Cookie("cabinet_session").MaxAge >= 0 {
+		t.Fatalf("login page after the time-out: %d, cookie %+v", r.Status, r.Cookie("cabinet_session"))
 	}
-	if r := b.get("/cabinet"); strings.Contains(r.body, "notice-line") {
+	if r := b.get("/cabinet"); strings.Contains(r.Body, "notice-line") {
 		t.Fatal("the notice stays after the cookie is gone")
 	}
 }
@@ -162,20 +163,20 @@ func TestLogout(t *testing.T) {
 	b.login(fixture.CustomerIN, custPhone)
 	stolen := b.sessionCookie()
 	r := b.post("/cabinet/api/logout", nil)
-	if r.status != 204 || r.cookie("cabinet_session") == nil || r.cookie("cabinet_session").MaxAge >= 0 {
-		t.Fatalf("logout: %d %v", r.status, r.header)
+	if r.Status != 204 || r.Cookie("cabinet_session") == nil || r.Cookie("cabinet_session").MaxAge >= 0 {
+		t.Fatalf("logout: %d %v", r.Status, r.Header)
 	}
-	if r := b.get("/cabinet"); !strings.Contains(r.body, "Log in to your cabinet") {
+	if r := b.get("/cabinet"); !strings.Contains(r.Body, "Log in to your cabinet") {
 		t.Fatal("still logged in after logout")
 	}
 	replay := e.browser(t)
 	u := mustURL(e.srv.URL + "/cabinet")
 	replay.c.Jar.SetCookies(u, []*http.Cookie{stolen})
-	if r := replay.get("/cabinet/api/contracts/" + e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})); r.status != 401 {
-		t.Fatalf("the old cookie after logout: %d", r.status)
+	if r := replay.get("/cabinet/api/contracts/" + e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})); r.Status != 401 {
+		t.Fatalf("the old cookie after logout: %d", r.Status)
 	}
-	if r := replay.post("/cabinet/api/logout", nil); r.status != 204 {
-		t.Fatalf("logout without a session: %d", r.status)
+	if r := replay.post("/cabinet/api/logout", nil); r.Status != 204 {
+		t.Fatalf("logout without a session: %d", r.Status)
 	}
 }
 
@@ -187,17 +188,17 @@ func TestCookieFlags(t *testing.T) {
 		opt    options
 		secure bool
 	}{
-		{"plain HTTP", options{}, false},
-		{"TLS", options{tls: true}, true},
-		{"plain HTTP behind an https base URL", options{baseURL: "https://cabinet.example"}, true},
+		{name: "plain HTTP", opt: options{}},
+		{name: "TLS", opt: options{tls: true}, secure: true},
+		{name: "plain HTTP behind an https base URL", opt: options{baseURL: "https://cabinet.example"}, secure: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, c.opt)
 			b := e.browser(t)
 			page := b.get("/cabinet?lang=ru")
-			login, lang := page.cookie("cabinet_login"), page.cookie("cabinet_lang")
+			login, lang := page.Cookie("cabinet_login"), page.Cookie("cabinet_lang")
 			if login == nil || lang == nil {
-				t.Fatalf("login page cookies: %v", page.header["Set-Cookie"])
+				t.Fatalf("login page cookies: %v", page.Header["Set-Cookie"])
 			}
 			// A browser would not send Secure cookies over plain HTTP; the
 			// test carries the login binding by hand there.
@@ -207,9 +208,9 @@ func TestCookieFlags(t *testing.T) {
 			}
 			b.post("/cabinet/api/login/code", map[string]string{"number": fixture.CustomerIN})
 			r := b.do("POST", "/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": lastCode(t, e.SMS, custPhone)}, token)
-			session := r.cookie("cabinet_session")
-			if r.status != 200 || session == nil {
-				t.Fatalf("log in: %d %s", r.status, r.body)
+			session := r.Cookie("cabinet_session")
+			if r.Status != 200 || session == nil {
+				t.Fatalf("log in: %d %s", r.Status, r.Body)
 			}
 			for _, ck := range []*http.Cookie{login, session} {
 				if !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/cabinet" || ck.Secure != c.secure {
@@ -235,11 +236,11 @@ func TestLoginRateLimit(t *testing.T) {
 		b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"})
 	}
 	r := b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"})
-	if r.status != 429 || r.header.Get("X-Sign-Reason") != "rate-limited" || r.header.Get("Retry-After") != "20" {
-		t.Fatalf("fourth request in a minute: %d %v", r.status, r.header)
+	if r.Status != 429 || r.Header.Get("X-Sign-Reason") != "rate-limited" || r.Header.Get("Retry-After") != "20" {
+		t.Fatalf("fourth request in a minute: %d %v", r.Status, r.Header)
 	}
 	e.Clock.Advance(20 * time.Second)
-	if r := b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"}); r.status != 400 {
-		t.Fatalf("after the wait: %d", r.status)
+	if r := b.post("/cabinet/api/login", map[string]string{"number": fixture.UnknownIN, "code": "00000"}); r.Status != 400 {
+		t.Fatalf("after the wait: %d", r.Status)
 	}
 }

@@ -40,26 +40,26 @@ individualVerificationType: MY_ID
 	b := e.browser(t)
 	b.login(fixture.CustomerIN, custPhone)
 	page := b.get("/cabinet/contracts/" + id + "?lang=en")
-	if !strings.Contains(page.body, "you will confirm who you are with MyID in a new window") || !strings.Contains(page.body, `data-action="sign"`) {
+	if !strings.Contains(page.Body, "you will confirm who you are with MyID in a new window") || !strings.Contains(page.Body, `data-action="sign"`) {
 		t.Fatal("the page does not explain MyID signing")
 	}
-	s := b.post("/cabinet/api/contracts/"+id+"/signing", nil).json(t)
+	s := b.post("/cabinet/api/contracts/"+id+"/signing", nil).JSON(t)
 	if s["method"] != signflow.MethodMyID {
 		t.Fatalf("signing %v", s)
 	}
-	if r := b.post("/cabinet/api/signing/code", map[string]string{"token": s["token"].(string)}); r.status != 400 {
-		t.Fatalf("an SMS code for a MY_ID session: %d", r.status)
+	if r := b.post("/cabinet/api/signing/code", map[string]string{"token": s["token"].(string)}); r.Status != 400 {
+		t.Fatalf("an SMS code for a MY_ID session: %d", r.Status)
 	}
 	r := b.post("/cabinet/api/signing/identity", map[string]string{"token": s["token"].(string)})
-	url, _ := r.json(t)["url"].(string)
-	if r.status != 200 || !strings.HasPrefix(url, provider.AuthURL()+"?") {
-		t.Fatalf("identity: %d %s", r.status, r.body)
+	url, _ := r.JSON(t)["url"].(string)
+	if r.Status != 200 || !strings.HasPrefix(url, provider.AuthURL()+"?") {
+		t.Fatalf("identity: %d %s", r.Status, r.Body)
 	}
 	code, state := idptest.Login(t, url)
 	if _, err := e.svc.FinishIdentity(context.Background(), state, code, signflow.Actor{IP: "203.0.113.7"}); err != nil {
 		t.Fatal(err)
 	}
-	st := b.get("/cabinet/api/contracts/" + id).json(t)
+	st := b.get("/cabinet/api/contracts/" + id).JSON(t)
 	if st["partyStatus"] != "ACCEPTED" || st["contractStatus"] != "CREATED" {
 		t.Fatalf("state after the check: %v", st)
 	}
@@ -76,8 +76,8 @@ func TestEIMZOGoesToTheSigningPage(t *testing.T) {
 		name, embedded, url, text string
 		sign                      bool
 	}{
-		{"with the signing page", "", embeddedBase + "/sign/", "the signing page opens in a new window", true},
-		{"without", "-", "", "which is not set up on this service yet", false},
+		{name: "with the signing page", url: embeddedBase + "/sign/", text: "the signing page opens in a new window", sign: true},
+		{name: "without", embedded: "-", text: "which is not set up on this service yet"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, options{embedded: c.embedded})
@@ -85,11 +85,11 @@ func TestEIMZOGoesToTheSigningPage(t *testing.T) {
 			b := e.browser(t)
 			b.login(fixture.OwnerIN, "998712000000")
 			page := b.get("/cabinet/contracts/" + id + "?lang=en")
-			if !strings.Contains(page.body, c.text) || strings.Contains(page.body, `data-action="sign"`) != c.sign ||
-				!strings.Contains(page.body, ">Reject<") {
+			if !strings.Contains(page.Body, c.text) || strings.Contains(page.Body, `data-action="sign"`) != c.sign ||
+				!strings.Contains(page.Body, ">Reject<") {
 				t.Fatalf("page: want %q, Sign %v, Reject", c.text, c.sign)
 			}
-			s := b.post("/cabinet/api/contracts/"+id+"/signing", nil).json(t)
+			s := b.post("/cabinet/api/contracts/"+id+"/signing", nil).JSON(t)
 			url, _ := s["url"].(string)
 			if s["method"] != signflow.MethodEIMZO || !strings.HasPrefix(url, c.url) || (c.url != "" && url != c.url+s["token"].(string)) {
 				t.Fatalf("signing %v", s)

@@ -2,11 +2,11 @@ package cabinet_test
 
 import (
 	"bytes"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/embedded"
@@ -37,26 +37,17 @@ func TestOnePDFCacheForEveryRoute(t *testing.T) {
 	}
 	get := func(client *http.Client, url string, header ...string) []byte {
 		t.Helper()
-		req, _ := http.NewRequest("GET", url, nil)
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
+		r := (&apitest.Caller{HTTP: client}).Do(t, "GET", url, "", nil, header...)
+		if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" {
+			t.Fatalf("%s: %d %s", url, r.Status, r.Body)
 		}
-		res, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, _ := io.ReadAll(res.Body)
-		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/pdf" {
-			t.Fatalf("%s: %d %s", url, res.StatusCode, body)
-		}
-		return body
+		return []byte(r.Body)
 	}
 	byKey := get(e.srv.Client(), e.srv.URL+"/v1/contracts/"+id+"/pdf?lang=en", keyapi.HeaderAPIKey, e.key.Secret)
 	byApp := get(embSrv.Client(), embSrv.URL+"/v1/contracts/"+id+"/pdf?lang=en", "Authorization", "Bearer "+token)
 	b := e.browser(t)
 	b.login(fixture.CustomerIN, custPhone)
-	byParty := []byte(b.get("/cabinet/contracts/" + id + "/pdf?lang=en").body)
+	byParty := []byte(b.get("/cabinet/contracts/" + id + "/pdf?lang=en").Body)
 	if !bytes.Equal(byKey, byApp) || !bytes.Equal(byKey, byParty) {
 		t.Fatalf("the routes served different PDFs: %d, %d and %d bytes", len(byKey), len(byApp), len(byParty))
 	}
