@@ -44,7 +44,7 @@ func TestOneDocumentOnEverySurface(t *testing.T) {
 				shows      []int
 			}{
 				{"signing page", e.signingPage(appA, id, ownerA, lang), []int{0, 1, 2, 3, 4, 5, 6}},
-				{"cabinet", pageText(cabinet.get("/cabinet/contracts/" + id + "?lang=" + lang).body), []int{0, 1, 3, 4, 5, 6, 7}},
+				{"cabinet", pageText(cabinet.get("/cabinet/contracts/" + id + "?lang=" + lang).Body), []int{0, 1, 3, 4, 5, 6, 7}},
 				{"verify page", e.verifyPage(id, lang), []int{0, 3, 4, 5}},
 				{"PDF", e.pdfText(appA, id, lang), []int{0, 1, 2, 3, 4, 5, 6, 7}},
 			} {
@@ -86,7 +86,7 @@ func TestActiveInOneWordOnEverySurface(t *testing.T) {
 	for _, lang := range signflow.Languages {
 		active := flat(document.Words(lang)["status.ACTIVE"])
 		for name, text := range map[string]string{
-			"cabinet":     pageText(cabinet.get("/cabinet/contracts/" + id + "?lang=" + lang).body),
+			"cabinet":     pageText(cabinet.get("/cabinet/contracts/" + id + "?lang=" + lang).Body),
 			"verify page": e.verifyPage(id, lang),
 			"PDF":         e.pdfText(appX, id, lang),
 		} {
@@ -104,11 +104,11 @@ func TestActiveInOneWordOnEverySurface(t *testing.T) {
 func (e *tenancy) signOnPage(app, id, in, phone string) {
 	e.t.Helper()
 	_, tok := e.session(app, id, in)
-	if r := e.page(tok, "code", nil); r.status != 200 {
-		e.t.Fatalf("code: %d %s", r.status, r.body)
+	if r := e.page(tok, "code", nil); r.Status != 200 {
+		e.t.Fatalf("code: %d %s", r.Status, r.Body)
 	}
-	if r := e.page(tok, "confirm", map[string]string{"code": e.codeTo(phone)}); r.status != 200 {
-		e.t.Fatalf("confirm: %d %s", r.status, r.body)
+	if r := e.page(tok, "confirm", map[string]string{"code": e.codeTo(phone)}); r.Status != 200 {
+		e.t.Fatalf("confirm: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -124,10 +124,10 @@ func (e *tenancy) signingMarkup(app, id, in, lang string) string {
 	r := e.emb(app, "POST", "/v1/contracts/"+id+"/sign-sessions", map[string]any{"signerIn": in, "lang": lang})
 	url := e.ok(r, "session")["url"].(string)
 	page := e.send(e.embedded.Client(), "GET", e.embedded.URL+url[strings.Index(url, "/sign/"):], nil)
-	if page.status != 200 {
-		e.t.Fatalf("signing page: %d", page.status)
+	if page.Status != 200 {
+		e.t.Fatalf("signing page: %d", page.Status)
 	}
-	return page.body
+	return page.Body
 }
 
 // verifyPage returns the text of the contract's verify page in lang.
@@ -139,20 +139,20 @@ func (e *tenancy) verifyPage(id, lang string) string {
 	}
 	hash := c.Hash
 	r := e.send(e.embedded.Client(), "GET", e.embedded.URL+"/verify/"+id+"?h="+hash[:signflow.VerifyPrefixLen]+"&lang="+lang, nil)
-	if r.status != 200 {
-		e.t.Fatalf("verify page: %d", r.status)
+	if r.Status != 200 {
+		e.t.Fatalf("verify page: %d", r.Status)
 	}
-	return pageText(r.body)
+	return pageText(r.Body)
 }
 
 // pdfText returns the text of the contract's PDF in lang.
 func (e *tenancy) pdfText(app, id, lang string) string {
 	e.t.Helper()
 	r := e.emb(app, "GET", "/v1/contracts/"+id+"/pdf?lang="+lang, nil)
-	if r.status != 200 {
-		e.t.Fatalf("PDF: %d %s", r.status, r.body)
+	if r.Status != 200 {
+		e.t.Fatalf("PDF: %d %s", r.Status, r.Body)
 	}
-	return flat(testtools.PDFText(e.t, []byte(r.body)))
+	return flat(testtools.PDFText(e.t, []byte(r.Body)))
 }
 
 var (

@@ -1,10 +1,7 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -90,61 +87,20 @@ func cabinetDeps(t *testing.T, w *fixture.World, sender signflow.SMSSender) cabi
 	return cabinet.Deps{Service: w.Service, IdleTimeout: 30 * time.Minute, EmbeddedBaseURL: "http://embedded.test", Now: w.Clock.Now, Texts: texts}
 }
 
-// reply is one answer.
-type reply struct {
-	status int
-	header http.Header
-	body   string
-}
-
-func (r reply) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
-		t.Fatalf("not a JSON object: %v\n%s", err, r.body)
-	}
-	return m
-}
-
-// send makes one request; body is sent as is when a string, else as JSON;
-// header holds name, value pairs.
-func (e *tenancy) send(c *http.Client, method, url string, body any, header ...string) reply {
+// send makes one request with c; body and header go as apitest.Caller.Do
+// sends them.
+func (e *tenancy) send(c *http.Client, method, url string, body any, header ...string) apitest.Reply {
 	e.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		data, _ := json.Marshal(b)
-		rd = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	return reply{res.StatusCode, res.Header, string(data)}
+	return (&apitest.Caller{HTTP: c}).Do(e.t, method, url, "", body, header...)
 }
 
 // ok returns the JSON body of a 200 answer, failing the test otherwise.
-func (e *tenancy) ok(r reply, what string) map[string]any {
+func (e *tenancy) ok(r apitest.Reply, what string) map[string]any {
 	e.t.Helper()
-	if r.status != 200 {
-		e.t.Fatalf("%s: %d %s", what, r.status, r.body)
+	if r.Status != 200 {
+		e.t.Fatalf("%s: %d %s", what, r.Status, r.Body)
 	}
-	return r.json(e.t)
+	return r.JSON(e.t)
 }
 
 func (e *tenancy) adminPost(path string, body any) map[string]any {
@@ -176,13 +132,13 @@ func (e *tenancy) apiKey(owner string) string {
 }
 
 // emb calls the embedded interface with an app's token.
-func (e *tenancy) emb(token, method, path string, body any) reply {
+func (e *tenancy) emb(token, method, path string, body any) apitest.Reply {
 	e.t.Helper()
 	return e.send(e.embClient, method, e.embedded.URL+path, body, "Authorization", "Bearer "+token)
 }
 
 // keyCall calls the key interface with an API key.
-func (e *tenancy) keyCall(key, method, path string, body any) reply {
+func (e *tenancy) keyCall(key, method, path string, body any) apitest.Reply {
 	e.t.Helper()
 	return e.send(e.keyClient, method, e.key.URL+path, body, keyapi.HeaderAPIKey, key)
 }
@@ -192,7 +148,7 @@ func (e *tenancy) keyCall(key, method, path string, body any) reply {
 func (e *tenancy) contract(cred string, body map[string]any) string {
 	e.t.Helper()
 	body["templateId"], body["price"], body["currency"] = e.template, 1500, "UZS"
-	var r reply
+	var r apitest.Reply
 	if strings.HasPrefix(cred, signflow.KeyPrefix) {
 		body["price"] = 150000
 		r = e.keyCall(cred, "POST", "/v1/contracts", body)
@@ -210,18 +166,18 @@ func (e *tenancy) state(token, id string) string {
 }
 
 // session opens a signing session and returns the signing page's token.
-func (e *tenancy) session(token, id, signer string) (reply, string) {
+func (e *tenancy) session(token, id, signer string) (apitest.Reply, string) {
 	e.t.Helper()
 	r := e.emb(token, "POST", "/v1/contracts/"+id+"/sign-sessions", map[string]any{"signerIn": signer, "lang": "en"})
-	if r.status != 200 {
+	if r.Status != 200 {
 		return r, ""
 	}
-	u := r.json(e.t)["url"].(string)
+	u := r.JSON(e.t)["url"].(string)
 	return r, u[strings.LastIndex(u, "/")+1:]
 }
 
 // page calls the signing page's API of a session token.
-func (e *tenancy) page(token, action string, body any) reply {
+func (e *tenancy) page(token, action string, body any) apitest.Reply {
 	e.t.Helper()
 	if body == nil {
 		body = map[string]any{}
@@ -269,17 +225,17 @@ func (e *tenancy) visitor() *visitor {
 }
 
 // get loads a cabinet page and keeps its CSRF token.
-func (v *visitor) get(path string) reply {
+func (v *visitor) get(path string) apitest.Reply {
 	v.e.t.Helper()
 	r := v.e.send(v.c, "GET", v.e.key.URL+path, nil)
-	if m := csrfRE.FindStringSubmatch(r.body); m != nil {
+	if m := csrfRE.FindStringSubmatch(r.Body); m != nil {
 		v.csrf = m[1]
 	}
 	return r
 }
 
 // post calls the cabinet's API with the page's CSRF token.
-func (v *visitor) post(path string, body any) reply {
+func (v *visitor) post(path string, body any) apitest.Reply {
 	v.e.t.Helper()
 	if body == nil {
 		body = map[string]any{}
@@ -288,14 +244,14 @@ func (v *visitor) post(path string, body any) reply {
 }
 
 // askCode opens the login page and asks for a code for the number.
-func (v *visitor) askCode(in string) reply {
+func (v *visitor) askCode(in string) apitest.Reply {
 	v.e.t.Helper()
 	v.get("/cabinet?lang=en")
 	return v.post("/cabinet/api/login/code", map[string]string{"number": in})
 }
 
 // logIn logs in with a code and loads the list.
-func (v *visitor) logIn(in, code string) reply {
+func (v *visitor) logIn(in, code string) apitest.Reply {
 	v.e.t.Helper()
 	r := v.post("/cabinet/api/login", map[string]string{"number": in, "code": code})
 	v.get("/cabinet")

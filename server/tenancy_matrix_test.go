@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/signflow"
 )
 
@@ -39,104 +40,104 @@ func TestTenantEndpointMatrix(t *testing.T) {
 			s.numbers = append(s.numbers, e.ok(e.keyCall(s.key, "GET", "/v1/contracts/"+id, nil), "read")["number"].(string))
 		}
 		r, tok := e.session(s.app, s.contracts[0], personN)
-		s.session, s.sessionToken = r.json(t)["id"].(string), tok
+		s.session, s.sessionToken = r.JSON(t)["id"].(string), tok
 	}
 	// N logs into the cabinet twice: with the code A's phone got, and with B's.
 	for _, s := range []*side{a, b} {
 		s.cabinet = e.visitor()
-		if r := s.cabinet.askCode(personN); r.status != 200 {
-			t.Fatalf("login code: %d", r.status)
+		if r := s.cabinet.askCode(personN); r.Status != 200 {
+			t.Fatalf("login code: %d", r.Status)
 		}
 		codes := map[string]string{realPh: e.codeTo(realPh), phB: e.codeTo(phB)}
-		if r := s.cabinet.logIn(personN, codes[s.phone]); r.status != 200 {
-			t.Fatalf("N logs in with %s: %d %s", s.phone, r.status, r.body)
+		if r := s.cabinet.logIn(personN, codes[s.phone]); r.Status != 200 {
+			t.Fatalf("N logs in with %s: %d %s", s.phone, r.Status, r.Body)
 		}
 		e.w.Clock.Advance(signflow.ResendAfter)
 	}
 
 	type try struct {
 		name string
-		do   func() reply
+		do   func() apitest.Reply
 		want int
 	}
 	tries := func(me, other *side) []try {
 		var out []try
-		add := func(name string, want int, do func() reply) {
+		add := func(name string, want int, do func() apitest.Reply) {
 			out = append(out, try{me.name + ": " + name, do, want})
 		}
 		// Clients: each reads and writes its own claim only.
-		add("app reads N", 200, func() reply { return e.emb(me.app, "GET", "/v1/clients/"+personN, nil) })
-		add("key reads N", 200, func() reply { return e.keyCall(me.key, "GET", "/v1/clients/"+personN, nil) })
-		add("app registers N again with the other's data", 200, func() reply {
+		add("app reads N", 200, func() apitest.Reply { return e.emb(me.app, "GET", "/v1/clients/"+personN, nil) })
+		add("key reads N", 200, func() apitest.Reply { return e.keyCall(me.key, "GET", "/v1/clients/"+personN, nil) })
+		add("app registers N again with the other's data", 200, func() apitest.Reply {
 			return e.emb(me.app, "POST", "/v1/clients", person(personN, "Other", other.label, other.phone))
 		})
 		// The other tenant's contracts, through each interface.
 		for i, id := range other.contracts {
 			which := fmt.Sprintf("the other's contract %d", i)
-			add("app reads "+which, 403, func() reply { return e.emb(me.app, "GET", "/v1/contracts/"+id, nil) })
-			add("app reads the PDF of "+which, 403, func() reply { return e.emb(me.app, "GET", "/v1/contracts/"+id+"/pdf", nil) })
-			add("app cancels "+which, 403, func() reply { return e.emb(me.app, "POST", "/v1/contracts/"+id+"/cancel", nil) })
-			add("app completes "+which, 403, func() reply { return e.emb(me.app, "POST", "/v1/contracts/"+id+"/complete", nil) })
-			add("app opens a session on "+which, 403, func() reply {
+			add("app reads "+which, 403, func() apitest.Reply { return e.emb(me.app, "GET", "/v1/contracts/"+id, nil) })
+			add("app reads the PDF of "+which, 403, func() apitest.Reply { return e.emb(me.app, "GET", "/v1/contracts/"+id+"/pdf", nil) })
+			add("app cancels "+which, 403, func() apitest.Reply { return e.emb(me.app, "POST", "/v1/contracts/"+id+"/cancel", nil) })
+			add("app completes "+which, 403, func() apitest.Reply { return e.emb(me.app, "POST", "/v1/contracts/"+id+"/complete", nil) })
+			add("app opens a session on "+which, 403, func() apitest.Reply {
 				return e.emb(me.app, "POST", "/v1/contracts/"+id+"/sign-sessions", map[string]any{"signerIn": personN})
 			})
-			add("key reads "+which, 403, func() reply { return e.keyCall(me.key, "GET", "/v1/contracts/"+id, nil) })
-			add("key reads the PDF of "+which, 403, func() reply { return e.keyCall(me.key, "GET", "/v1/contracts/"+id+"/pdf", nil) })
-			add("key cancels "+which, 403, func() reply { return e.keyCall(me.key, "POST", "/v1/contracts/"+id+"/cancel", nil) })
-			add("cabinet reads "+which, 403, func() reply { return me.cabinet.get("/cabinet/api/contracts/" + id) })
-			add("cabinet page of "+which, 404, func() reply { return me.cabinet.get("/cabinet/contracts/" + id) })
-			add("cabinet PDF of "+which, 404, func() reply { return me.cabinet.get("/cabinet/contracts/" + id + "/pdf") })
-			add("cabinet cancels "+which, 403, func() reply { return me.cabinet.post("/cabinet/api/contracts/"+id+"/cancel", nil) })
-			add("cabinet opens signing on "+which, 403, func() reply { return me.cabinet.post("/cabinet/api/contracts/"+id+"/signing", nil) })
+			add("key reads "+which, 403, func() apitest.Reply { return e.keyCall(me.key, "GET", "/v1/contracts/"+id, nil) })
+			add("key reads the PDF of "+which, 403, func() apitest.Reply { return e.keyCall(me.key, "GET", "/v1/contracts/"+id+"/pdf", nil) })
+			add("key cancels "+which, 403, func() apitest.Reply { return e.keyCall(me.key, "POST", "/v1/contracts/"+id+"/cancel", nil) })
+			add("cabinet reads "+which, 403, func() apitest.Reply { return me.cabinet.get("/cabinet/api/contracts/" + id) })
+			add("cabinet page of "+which, 404, func() apitest.Reply { return me.cabinet.get("/cabinet/contracts/" + id) })
+			add("cabinet PDF of "+which, 404, func() apitest.Reply { return me.cabinet.get("/cabinet/contracts/" + id + "/pdf") })
+			add("cabinet cancels "+which, 403, func() apitest.Reply { return me.cabinet.post("/cabinet/api/contracts/"+id+"/cancel", nil) })
+			add("cabinet opens signing on "+which, 403, func() apitest.Reply { return me.cabinet.post("/cabinet/api/contracts/"+id+"/signing", nil) })
 		}
-		add("app reads the other's session", 404, func() reply { return e.emb(me.app, "GET", "/v1/sign-sessions/"+other.session, nil) })
-		add("cabinet rejects through the other's session", 404, func() reply {
+		add("app reads the other's session", 404, func() apitest.Reply { return e.emb(me.app, "GET", "/v1/sign-sessions/"+other.session, nil) })
+		add("cabinet rejects through the other's session", 404, func() apitest.Reply {
 			return me.cabinet.post("/cabinet/api/signing/reject", map[string]any{"token": other.sessionToken})
 		})
-		add("cabinet sends a code for the other's session", 404, func() reply {
+		add("cabinet sends a code for the other's session", 404, func() apitest.Reply {
 			return me.cabinet.post("/cabinet/api/signing/code", map[string]any{"token": other.sessionToken})
 		})
 		// Its own, for contrast.
 		for i, id := range me.contracts {
 			which := fmt.Sprintf("its contract %d", i)
-			add("key reads "+which, 200, func() reply { return e.keyCall(me.key, "GET", "/v1/contracts/"+id, nil) })
-			add("app reads "+which, 200, func() reply { return e.emb(me.app, "GET", "/v1/contracts/"+id, nil) })
-			add("cabinet reads "+which, 200, func() reply { return me.cabinet.get("/cabinet/api/contracts/" + id) })
+			add("key reads "+which, 200, func() apitest.Reply { return e.keyCall(me.key, "GET", "/v1/contracts/"+id, nil) })
+			add("app reads "+which, 200, func() apitest.Reply { return e.emb(me.app, "GET", "/v1/contracts/"+id, nil) })
+			add("cabinet reads "+which, 200, func() apitest.Reply { return me.cabinet.get("/cabinet/api/contracts/" + id) })
 		}
-		add("app reads its session", 200, func() reply { return e.emb(me.app, "GET", "/v1/sign-sessions/"+me.session, nil) })
+		add("app reads its session", 200, func() apitest.Reply { return e.emb(me.app, "GET", "/v1/sign-sessions/"+me.session, nil) })
 		return out
 	}
 	for _, pair := range [][2]*side{{a, b}, {b, a}} {
 		me, other := pair[0], pair[1]
 		for _, tr := range tries(me, other) {
 			r := tr.do()
-			if r.status != tr.want {
-				t.Errorf("%s: %d, want %d: %.300s", tr.name, r.status, tr.want, r.body)
+			if r.Status != tr.want {
+				t.Errorf("%s: %d, want %d: %.300s", tr.name, r.Status, tr.want, r.Body)
 			}
 			for _, secret := range append([]string{other.phone, other.label}, other.numbers...) {
-				if strings.Contains(r.body, secret) {
+				if strings.Contains(r.Body, secret) {
 					t.Errorf("%s: the answer shows the other tenant's %q", tr.name, secret)
 				}
 			}
 		}
 		// Lists and searches hold only the tenant's own contracts.
-		lists := []reply{me.cabinet.get("/cabinet"), e.keyCall(me.key, "GET", "/v1/contracts?size=100", nil),
+		lists := []apitest.Reply{me.cabinet.get("/cabinet"), e.keyCall(me.key, "GET", "/v1/contracts?size=100", nil),
 			e.keyCall(me.key, "GET", "/v1/contracts?search="+personN, nil),
 			e.keyCall(me.key, "GET", "/v1/contracts?search="+url.QueryEscape(me.label), nil)}
 		for i, r := range lists {
 			for _, n := range me.numbers {
-				if !strings.Contains(r.body, n) {
+				if !strings.Contains(r.Body, n) {
 					t.Errorf("%s: list %d lacks its own contract %s", me.name, i, n)
 				}
 			}
 			for _, secret := range append([]string{other.phone, other.label}, other.numbers...) {
-				if strings.Contains(r.body, secret) {
+				if strings.Contains(r.Body, secret) {
 					t.Errorf("%s: list %d shows the other tenant's %q", me.name, i, secret)
 				}
 			}
 		}
-		if r := e.keyCall(me.key, "GET", "/v1/contracts?search="+url.QueryEscape(other.label), nil); !strings.Contains(r.body, `"totalElements":0`) {
-			t.Errorf("%s: a search by the other tenant's name for N finds: %.300s", me.name, r.body)
+		if r := e.keyCall(me.key, "GET", "/v1/contracts?search="+url.QueryEscape(other.label), nil); !strings.Contains(r.Body, `"totalElements":0`) {
+			t.Errorf("%s: a search by the other tenant's name for N finds: %.300s", me.name, r.Body)
 		}
 	}
 	// Nothing changed: every contract is as created, each claim as its tenant wrote it.

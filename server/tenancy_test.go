@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/internal/testtools"
 	"contracts/signflow"
 )
@@ -51,33 +52,33 @@ func TestAttackPlantedPhoneDoesNotReachAnotherTenantsContract(t *testing.T) {
 
 	// A's signing code goes to the phone A holds.
 	_, tok := e.session(appA, id, personN)
-	if r := e.page(tok, "code", nil); r.status != 200 {
-		t.Fatalf("signing code: %d %s", r.status, r.body)
+	if r := e.page(tok, "code", nil); r.Status != 200 {
+		t.Fatalf("signing code: %d %s", r.Status, r.Body)
 	}
 	e.codeTo(realPh)
 
 	// B's phone gets a login code of its own, and logs in...
 	attacker := e.visitor()
-	if r := attacker.askCode(personN); r.status != 200 {
-		t.Fatalf("login code: %d %s", r.status, r.body)
+	if r := attacker.askCode(personN); r.Status != 200 {
+		t.Fatalf("login code: %d %s", r.Status, r.Body)
 	}
 	e.codeTo(realPh) // each phone on record gets a code of its own
-	if r := attacker.logIn(personN, e.codeTo(plantPh)); r.status != 200 {
-		t.Fatalf("B's phone logs in for B's own contracts: %d %s", r.status, r.body)
+	if r := attacker.logIn(personN, e.codeTo(plantPh)); r.Status != 200 {
+		t.Fatalf("B's phone logs in for B's own contracts: %d %s", r.Status, r.Body)
 	}
 	// ...but A's contract is not there, and every act on it is refused.
-	if list := attacker.get("/cabinet"); list.status != 200 || strings.Contains(list.body, number) {
-		t.Fatalf("the cabinet of B's phone lists A's contract %s: %d", number, list.status)
+	if list := attacker.get("/cabinet"); list.Status != 200 || strings.Contains(list.Body, number) {
+		t.Fatalf("the cabinet of B's phone lists A's contract %s: %d", number, list.Status)
 	}
-	for _, r := range []reply{attacker.get("/cabinet/contracts/" + id), attacker.get("/cabinet/contracts/" + id + "/pdf"),
+	for _, r := range []apitest.Reply{attacker.get("/cabinet/contracts/" + id), attacker.get("/cabinet/contracts/" + id + "/pdf"),
 		attacker.get("/cabinet/api/contracts/" + id), attacker.post("/cabinet/api/contracts/"+id+"/cancel", nil)} {
-		if r.status < 400 || strings.Contains(r.body, number) {
-			t.Errorf("B's phone reached A's contract: %d %.200s", r.status, r.body)
+		if r.Status < 400 || strings.Contains(r.Body, number) {
+			t.Errorf("B's phone reached A's contract: %d %.200s", r.Status, r.Body)
 		}
 	}
-	if r := attacker.post("/cabinet/api/contracts/"+id+"/signing", nil); r.status != 403 {
-		t.Errorf("B's phone opened a signing session on A's contract: %d", r.status)
-		if sign := r.json(t)["token"]; sign != nil {
+	if r := attacker.post("/cabinet/api/contracts/"+id+"/signing", nil); r.Status != 403 {
+		t.Errorf("B's phone opened a signing session on A's contract: %d", r.Status)
+		if sign := r.JSON(t)["token"]; sign != nil {
 			attacker.post("/cabinet/api/signing/code", map[string]any{"token": sign})
 			attacker.post("/cabinet/api/signing/confirm", map[string]any{"token": sign, "code": e.codeTo(plantPh)})
 		}
@@ -95,10 +96,10 @@ func TestAttackPlantedPhoneDoesNotReachAnotherTenantsContract(t *testing.T) {
 	e.w.Clock.Advance(signflow.ResendAfter)
 	person := e.visitor()
 	person.askCode(personN)
-	if r := person.logIn(personN, e.codeTo(realPh)); r.status != 200 {
-		t.Fatalf("the person's login: %d %s", r.status, r.body)
+	if r := person.logIn(personN, e.codeTo(realPh)); r.Status != 200 {
+		t.Fatalf("the person's login: %d %s", r.Status, r.Body)
 	}
-	if list := person.get("/cabinet"); !strings.Contains(list.body, number) {
+	if list := person.get("/cabinet"); !strings.Contains(list.Body, number) {
 		t.Fatal("the person's cabinet lacks A's contract")
 	}
 	sign := e.ok(person.post("/cabinet/api/contracts/"+id+"/signing", nil), "signing")["token"]
@@ -122,7 +123,7 @@ func TestAttackCompanyClaimedBeforeTheAdminStaysTheAdmins(t *testing.T) {
 		t.Fatalf("the admin registered the owner and got %v", o)
 	}
 	keyY := e.apiKey(companyY)
-	for _, r := range []reply{
+	for _, r := range []apitest.Reply{
 		e.emb(appB, "POST", "/v1/clients", map[string]any{"in": companyY, "type": "COMPANY", "legalName": "Planted Again", "phone": plantPh}),
 		e.emb(appB, "GET", "/v1/clients/"+companyY, nil),
 	} {
@@ -137,8 +138,8 @@ func TestAttackCompanyClaimedBeforeTheAdminStaysTheAdmins(t *testing.T) {
 
 	// A login for the owner sends a code to the admin's phone only.
 	attacker := e.visitor()
-	if r := attacker.askCode(companyY); r.status != 200 {
-		t.Fatalf("login code: %d", r.status)
+	if r := attacker.askCode(companyY); r.Status != 200 {
+		t.Fatalf("login code: %d", r.Status)
 	}
 	code := e.codeTo(ownerYPh)
 	if slices.Contains(e.sentTo(), plantPh) {
@@ -148,10 +149,10 @@ func TestAttackCompanyClaimedBeforeTheAdminStaysTheAdmins(t *testing.T) {
 	if code == guess {
 		guess = "11111"
 	}
-	if r := attacker.logIn(companyY, guess); r.status == 200 || attacker.get("/cabinet/api/contracts/"+id).status == 200 {
-		t.Fatalf("B's phone logged in as the owner: %d", r.status)
+	if r := attacker.logIn(companyY, guess); r.Status == 200 || attacker.get("/cabinet/api/contracts/"+id).Status == 200 {
+		t.Fatalf("B's phone logged in as the owner: %d", r.Status)
 	}
-	if attacker.post("/cabinet/api/contracts/"+id+"/cancel", nil).status == 200 {
+	if attacker.post("/cabinet/api/contracts/"+id+"/cancel", nil).Status == 200 {
 		t.Fatal("B's phone cancelled the owner's contract")
 	}
 	if c := e.ok(e.keyCall(keyY, "GET", "/v1/contracts/"+id, nil), "read"); c["status"] != "CREATED" {
@@ -161,11 +162,11 @@ func TestAttackCompanyClaimedBeforeTheAdminStaysTheAdmins(t *testing.T) {
 	e.w.Clock.Advance(signflow.ResendAfter)
 	owner := e.visitor()
 	owner.askCode(companyY)
-	if r := owner.logIn(companyY, e.codeTo(ownerYPh)); r.status != 200 {
-		t.Fatalf("the owner's login: %d %s", r.status, r.body)
+	if r := owner.logIn(companyY, e.codeTo(ownerYPh)); r.Status != 200 {
+		t.Fatalf("the owner's login: %d %s", r.Status, r.Body)
 	}
-	if r := owner.post("/cabinet/api/contracts/"+id+"/cancel", nil); r.status != 200 || r.json(t)["contractStatus"] != "CANCELLED" {
-		t.Fatalf("the owner cancels: %d %s", r.status, r.body)
+	if r := owner.post("/cabinet/api/contracts/"+id+"/cancel", nil); r.Status != 200 || r.JSON(t)["contractStatus"] != "CANCELLED" {
+		t.Fatalf("the owner cancels: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -184,8 +185,8 @@ func TestAttackForeignAppCannotActForTheCreatorsParty(t *testing.T) {
 	if tok != "" {
 		e.page(tok, "reject", nil)
 	}
-	if r.status != 403 {
-		t.Errorf("Y's app opened a session for X's party: %d %s", r.status, r.body)
+	if r.Status != 403 {
+		t.Errorf("Y's app opened a session for X's party: %d %s", r.Status, r.Body)
 	}
 	if c := e.ok(e.keyCall(keyX, "GET", "/v1/contracts/"+id, nil), "read"); c["status"] != "CREATED" || c["sellerStatus"] != "PENDING" {
 		t.Fatalf("X's contract after Y's attempt: %v %v", c["status"], c["sellerStatus"])
@@ -193,11 +194,11 @@ func TestAttackForeignAppCannotActForTheCreatorsParty(t *testing.T) {
 
 	// Y rejects for its own party, through the signing link.
 	r, tok = e.session(appY, id, ownerB)
-	if r.status != 200 {
-		t.Fatalf("Y's session for its own party: %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("Y's session for its own party: %d %s", r.Status, r.Body)
 	}
-	if res := e.page(tok, "reject", nil); res.status != 200 || res.json(t)["contractStatus"] != "REJECTED" {
-		t.Fatalf("Y rejects: %d %s", res.status, res.body)
+	if res := e.page(tok, "reject", nil); res.Status != 200 || res.JSON(t)["contractStatus"] != "REJECTED" {
+		t.Fatalf("Y rejects: %d %s", res.Status, res.Body)
 	}
 	events, err := e.w.Service.AuditTrail(id)
 	if err != nil {
@@ -209,10 +210,10 @@ func TestAttackForeignAppCannotActForTheCreatorsParty(t *testing.T) {
 		}
 	}
 	pdf := e.keyCall(keyX, "GET", "/v1/contracts/"+id+"/pdf?lang=en", nil)
-	if pdf.status != 200 {
-		t.Fatalf("PDF: %d", pdf.status)
+	if pdf.Status != 200 {
+		t.Fatalf("PDF: %d", pdf.Status)
 	}
-	text := testtools.PDFText(t, []byte(pdf.body))
+	text := testtools.PDFText(t, []byte(pdf.Body))
 	if !strings.Contains(text, "Audit trail") || strings.Contains(text, "SMS code") || strings.Contains(text, "E-IMZO") {
 		t.Fatalf("the PDF's audit trail claims a confirmation:\n%s", text)
 	}
@@ -224,9 +225,9 @@ func TestAttackAppsCannotReadAnotherTenantsClients(t *testing.T) {
 	appA, appB := e.alphaAndBeta()
 	keyB := e.apiKey(ownerB)
 	e.ok(e.emb(appA, "POST", "/v1/clients", person(personN, "Aziz", "Karimov", realPh)), "A registers")
-	for _, r := range []reply{e.emb(appB, "GET", "/v1/clients/"+personN, nil), e.keyCall(keyB, "GET", "/v1/clients/"+personN, nil)} {
-		if r.status != 404 || strings.Contains(r.body, "Karimov") || strings.Contains(r.body, realPh) {
-			t.Errorf("another tenant read A's client: %d %s", r.status, r.body)
+	for _, r := range []apitest.Reply{e.emb(appB, "GET", "/v1/clients/"+personN, nil), e.keyCall(keyB, "GET", "/v1/clients/"+personN, nil)} {
+		if r.Status != 404 || strings.Contains(r.Body, "Karimov") || strings.Contains(r.Body, realPh) {
+			t.Errorf("another tenant read A's client: %d %s", r.Status, r.Body)
 		}
 	}
 	if got := e.ok(e.emb(appA, "GET", "/v1/clients/"+personN, nil), "A reads"); got["phone"] != realPh {
