@@ -119,10 +119,12 @@ func (w *world) tokenBody() []byte {
 	return mustJSON(map[string]string{"appId": w.appID, "appSecret": w.appSecret})
 }
 
-// contractBody is a typical contract: two values, a product and a payment
-// schedule (the body of server/embedded's benchmark).
-func (w *world) contractBody() []byte {
-	return mustJSON(map[string]any{"templateId": w.templateID, "buyerIn": customerIN, "price": 1500.25,
+// ContractBody is the body of a typical contract of the demo template
+// (two values, a product and a payment schedule) sold to the bench's
+// customer: what the create route is measured with here, and what the
+// embedded interface's handler benchmarks send.
+func ContractBody(templateID string) []byte {
+	return mustJSON(map[string]any{"templateId": templateID, "buyerIn": customerIN, "price": 1500.25,
 		"currency": "UZS", "initialPayment": 100, "deliveryAt": "2026-12-01T10:00:00Z",
 		"values": []map[string]any{{"keyName": "deliveryAddress", "value": "Toshkent, Chilonzor 7, 12"},
 			{"keyName": "warrantyMonths", "value": "12"}},
@@ -170,7 +172,7 @@ func (w *world) phases(client *http.Client, created *ids, pool func() []string) 
 		p := pool()
 		return p[n%len(p)]
 	}
-	tokenBody, contractBody := w.tokenBody(), w.contractBody()
+	tokenBody, contractBody := w.tokenBody(), ContractBody(w.templateID)
 	sessionBody := mustJSON(map[string]string{"signerIn": customerIN, "lang": "en", "parentOrigin": "http://localhost:3000"})
 	return map[string]phase{
 		"token": {name: "POST /v1/auth/token", op: httpOp(client, 200, func(int) (*http.Request, error) {

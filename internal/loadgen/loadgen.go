@@ -140,7 +140,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	// create phase adds its own, and reads spread over the first 1000.
 	for i := 0; i < 20; i++ {
 		var c struct{ ID string }
-		if err := w.call("POST", w.embedded+"/v1/contracts", w.token, "application/json", w.contractBody(), &c); err != nil {
+		if err := w.call("POST", w.embedded+"/v1/contracts", w.token, "application/json", ContractBody(w.templateID), &c); err != nil {
 			return nil, fmt.Errorf("seed contract: %w", err)
 		}
 		created.add(mustJSON(c))
