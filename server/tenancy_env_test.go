@@ -185,17 +185,10 @@ func (e *tenancy) page(token, action string, body any) apitest.Reply {
 	return e.send(http.DefaultClient, "POST", e.embedded.URL+"/sign/"+token+"/"+action, body)
 }
 
-var codeRE = regexp.MustCompile(`\b(\d{5})\b`)
-
 // codeTo waits for a new SMS to phone and returns its code.
 func (e *tenancy) codeTo(phone string) string {
 	e.t.Helper()
-	m := e.sms.Newest(e.t, phone)
-	code := codeRE.FindStringSubmatch(m.Text)
-	if code == nil {
-		e.t.Fatalf("SMS %+v holds no code", m)
-	}
-	return code[1]
+	return e.sms.Newest(e.t, phone).Code(e.t)
 }
 
 // sentTo lists the phones the gateway delivered to.

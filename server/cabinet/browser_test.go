@@ -41,14 +41,14 @@ func TestBrowserBothPartiesSignInTheCabinet(t *testing.T) {
 	browsertest.Click(t, ctx, "button", "Sign")
 	browsertest.WaitText(t, ctx, "We sent a 5-digit code to +99890*****67")
 	code := lastCode(t, e.SMS, custPhone)
-	browsertest.Type(t, ctx, "SMS code", notCode(code))
+	browsertest.Type(t, ctx, "SMS code", fixture.NotCode(code))
 	browsertest.Click(t, ctx, "button", "Confirm")
 	browsertest.WaitText(t, ctx, "Wrong code. Attempts left: 4.")
 	browsertest.Type(t, ctx, "SMS code", code)
 	browsertest.Click(t, ctx, "button", "Confirm")
 	browsertest.WaitText(t, ctx, "Contract signed")
 	browsertest.Screenshot(t, ctx, "cabinet-en-signed", 1100)
-	if got := e.reload(t, id); got.BuyerStatus != signflow.PartyAccepted || got.Status != signflow.StatusCreated {
+	if got := e.StoredContract(t, id); got.BuyerStatus != signflow.PartyAccepted || got.Status != signflow.StatusCreated {
 		t.Fatalf("after the counterparty: %s buyer %s", got.Status, got.BuyerStatus)
 	}
 	browsertest.Click(t, ctx, "button", "Log out")
@@ -66,7 +66,7 @@ func TestBrowserBothPartiesSignInTheCabinet(t *testing.T) {
 	browsertest.WaitText(t, ctx, "In force")
 	browsertest.Screenshot(t, ctx, "cabinet-en-active", 1100)
 
-	if got := e.reload(t, id); got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted {
+	if got := e.StoredContract(t, id); got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted {
 		t.Fatalf("after both: %s %s/%s", got.Status, got.BuyerStatus, got.SellerStatus)
 	}
 	if events := deliveries(t, e, id); events != "CONTRACT_CREATED CONTRACT_SIGNED CONTRACT_SIGNED CONTRACT_ACTIVE " {
@@ -117,7 +117,7 @@ func TestBrowserRejectAndCancel(t *testing.T) {
 	browsertest.WaitText(t, ctx, "Contract cancelled")
 	browsertest.Screenshot(t, ctx, "cabinet-en-cancelled", 1100)
 
-	if a, b := e.reload(t, rejected), e.reload(t, cancelled); a.Status != signflow.StatusRejected || b.Status != signflow.StatusCancelled {
+	if a, b := e.StoredContract(t, rejected), e.StoredContract(t, cancelled); a.Status != signflow.StatusRejected || b.Status != signflow.StatusCancelled {
 		t.Fatalf("statuses %s and %s", a.Status, b.Status)
 	}
 	if events := deliveries(t, e, rejected) + "| " + deliveries(t, e, cancelled); events != "CONTRACT_CREATED CONTRACT_REJECTED | CONTRACT_CREATED CONTRACT_CANCELLED " {

@@ -54,7 +54,7 @@ func TestCSRF(t *testing.T) {
 		apitest.Scenario{Name: "reject, no token", Path: "/cabinet/api/signing/reject"},
 		apitest.Scenario{Name: "logout, no token", Path: "/cabinet/api/logout"},
 	))
-	if got := e.reload(t, id); got.Status != signflow.StatusCreated || got.Version != 1 {
+	if got := e.StoredContract(t, id); got.Status != signflow.StatusCreated || got.Version != 1 {
 		t.Fatalf("the contract changed: %s v%d", got.Status, got.Version)
 	}
 	if r := cust.get("/cabinet/api/contracts/" + id); r.Status != 200 {
@@ -93,7 +93,7 @@ func TestPartySeesOnlyItsContracts(t *testing.T) {
 	if r := b.post("/cabinet/api/signing/code", map[string]string{"token": tok}); r.Status != 404 || r.Header.Get("X-Sign-Reason") != "session-not-found" {
 		t.Fatalf("another party's signing token: %d %v", r.Status, r.Header)
 	}
-	if got := e.reload(t, foreign); got.Version != 1 {
+	if got := e.StoredContract(t, foreign); got.Version != 1 {
 		t.Fatalf("the foreign contract changed: v%d", got.Version)
 	}
 }
@@ -124,7 +124,7 @@ func TestCancelOnlyByTheCreator(t *testing.T) {
 			if r.Status != c.status {
 				t.Fatalf("cancel: %d %s", r.Status, r.Body)
 			}
-			got := e.reload(t, id)
+			got := e.StoredContract(t, id)
 			if got.Status != c.contract {
 				t.Fatalf("contract %s, want %s", got.Status, c.contract)
 			}
@@ -175,7 +175,7 @@ func TestSignAndRejectThroughTheAPI(t *testing.T) {
 		t.Fatalf("send code: %d %s", sent.Status, sent.Body)
 	}
 	code := lastCode(t, e.SMS, custPhone)
-	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": notCode(code)}); r.Status != 400 || r.Header.Get("X-Attempts-Left") != "4" {
+	if r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": fixture.NotCode(code)}); r.Status != 400 || r.Header.Get("X-Attempts-Left") != "4" {
 		t.Fatalf("wrong code: %d %v", r.Status, r.Header)
 	}
 	r := b.post("/cabinet/api/signing/confirm", map[string]string{"token": tok, "code": code})
@@ -280,7 +280,7 @@ func TestLanguage(t *testing.T) {
 func TestPDF(t *testing.T) {
 	e := newEnv(t, options{})
 	id := e.create(t, map[string]any{"buyerIn": fixture.CustomerIN})
-	number := e.reload(t, id).Number
+	number := e.StoredContract(t, id).Number
 	b := e.browser(t)
 	b.login(fixture.CustomerIN, custPhone)
 	for lang, label := range map[string]string{"uz": "Shartnoma raqami", "ru": "Номер договора", "en": "Contract number"} {

@@ -147,15 +147,6 @@ func (e *env) create(t *testing.T, body map[string]any) string {
 	return r.JSON(t)["id"].(string)
 }
 
-func (e *env) reload(t *testing.T, id string) *signflow.Contract {
-	t.Helper()
-	var c *signflow.Contract
-	fixture.Must(t, func() error {
-		return e.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
-	})
-	return c
-}
-
 // browser is one party's browser: its cookies and the CSRF token of the
 // last page it loaded.
 type browser struct {
@@ -271,25 +262,11 @@ func (b *browser) sessionCookie() *http.Cookie {
 	return nil
 }
 
-var codeRE = regexp.MustCompile(`\b(\d{5})\b`)
-
 // lastCode reads the code of the newest SMS to phone that no earlier call
 // read, waiting for it: login codes go out in the background.
 func lastCode(t *testing.T, sms *fixture.SMS, phone string) string {
 	t.Helper()
-	m := sms.Newest(t, phone)
-	code := codeRE.FindStringSubmatch(m.Text)
-	if code == nil {
-		t.Fatalf("SMS %+v: no code", m)
-	}
-	return code[1]
-}
-
-func notCode(code string) string {
-	if code == "00000" {
-		return "11111"
-	}
-	return "00000"
+	return sms.Newest(t, phone).Code(t)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -26,9 +26,9 @@ func TestLoginLockIsPerAddress(t *testing.T) {
 			t.Fatalf("round %d: the stranger's code request: %d %v", round, r.Status, r.Header)
 		}
 		sent := lastCode(t, e.SMS, custPhone)
-		guess := notCode(sent)
+		guess := fixture.NotCode(sent)
 		if guess == avoid {
-			guess = notCode(guess)
+			guess = fixture.NotCode(guess)
 		}
 		for left := 4; left >= 1; left-- {
 			r := stranger.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": guess})

@@ -24,7 +24,7 @@ func TestLogin(t *testing.T) {
 	}{
 		{name: "right code", number: fixture.CustomerIN, code: func(sent string) string { return sent }, status: 200, session: true},
 		{name: "right code, number with spaces", number: " " + fixture.CustomerIN + " ", code: func(sent string) string { return sent }, status: 200, session: true},
-		{name: "wrong code", number: fixture.CustomerIN, code: notCode, status: 400, reason: "wrong-code"},
+		{name: "wrong code", number: fixture.CustomerIN, code: fixture.NotCode, status: 400, reason: "wrong-code"},
 		{name: "code of four digits", number: fixture.CustomerIN, code: func(string) string { return "1234" }, status: 400, reason: "code-format"},
 		{name: "number of ten digits", number: "3123456789", code: func(sent string) string { return sent }, status: 400, reason: "number-format"},
 		{name: "another number's code", number: peerIN, code: func(sent string) string { return sent }, status: 400, reason: "no-code"},
@@ -66,11 +66,11 @@ func TestLoginLockAfterFiveWrongCodes(t *testing.T) {
 		return b.post("/cabinet/api/login", map[string]string{"number": fixture.CustomerIN, "code": code})
 	}
 	for left := 4; left >= 1; left-- {
-		if r := login(notCode(code)); r.Status != 400 || r.Header.Get("X-Attempts-Left") != itoa(left) {
+		if r := login(fixture.NotCode(code)); r.Status != 400 || r.Header.Get("X-Attempts-Left") != itoa(left) {
 			t.Fatalf("wrong code, %d left: %d %v", left, r.Status, r.Header)
 		}
 	}
-	r := login(notCode(code))
+	r := login(fixture.NotCode(code))
 	if r.Status != 429 || r.Header.Get("X-Sign-Reason") != "locked" || r.Header.Get("Retry-After") != "900" {
 		t.Fatalf("fifth wrong code: %d %v %s", r.Status, r.Header, r.Body)
 	}

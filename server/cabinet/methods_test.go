@@ -63,7 +63,7 @@ individualVerificationType: MY_ID
 	if st["partyStatus"] != "ACCEPTED" || st["contractStatus"] != "CREATED" {
 		t.Fatalf("state after the check: %v", st)
 	}
-	if got := e.reload(t, id).Signatures[fixture.CustomerIN]; got == nil || got.Method != signflow.MethodMyID {
+	if got := e.StoredContract(t, id).Signatures[fixture.CustomerIN]; got == nil || got.Method != signflow.MethodMyID {
 		t.Fatalf("signature %+v", got)
 	}
 }

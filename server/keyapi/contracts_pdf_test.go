@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"contracts/internal/apitest"
-	"contracts/internal/fixture"
 	"contracts/internal/testtools"
 	"contracts/server/document"
 	"contracts/signflow"
@@ -15,13 +14,15 @@ func TestContractPDF(t *testing.T) {
 	e := newEnv(t, 0)
 	id := e.create(e.KeyA.Secret, e.sale("values", []map[string]any{{"keyName": "deliveryAddress", "value": "Chilonzor 7"}}))
 	other := e.create(e.KeyA.Secret, e.sale("templateId", e.Other.ID))
-	var c *signflow.Contract
-	fixture.Must(t, func() error {
-		return e.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
-	})
+	c := e.StoredContract(t, id)
 	verify := verifyBase + "/verify/" + id + "?h=" + c.Hash[:16]
 
-	for _, sc := range []struct{ query, label, lang string }{{label: "Sotuvchi", lang: "uz"}, {query: "?lang=uz", label: "Sotuvchi", lang: "uz"}, {query: "?lang=ru", label: "Продавец", lang: "ru"}, {query: "?lang=en", label: "Seller", lang: "en"}} {
+	for _, sc := range []struct{ query, label, lang string }{
+		{label: "Sotuvchi", lang: "uz"},
+		{query: "?lang=uz", label: "Sotuvchi", lang: "uz"},
+		{query: "?lang=ru", label: "Продавец", lang: "ru"},
+		{query: "?lang=en", label: "Seller", lang: "en"},
+	} {
 		t.Run("lang "+sc.query, func(t *testing.T) {
 			r := e.do("GET", "/v1/contracts/"+id+"/pdf"+sc.query, e.KeyA.Secret, nil)
 			if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(r.Body, "%PDF-") {

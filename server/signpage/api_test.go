@@ -24,7 +24,7 @@ func TestPageAPIScenario(t *testing.T) {
 			WantHeader: map[string]string{"Retry-After": "45"}},
 		{Name: "malformed JSON", Method: "POST", Path: "/confirm", Body: `{"code":`, Status: 400},
 		{Name: "code not 5 digits", Method: "POST", Path: "/confirm", Body: `{"code":"12a"}`, Status: 400, Reason: "code-format"},
-		{Name: "wrong code", Method: "POST", Path: "/confirm", Body: func() string { return `{"code":"` + notCode(code()) + `"}` }, Status: 400,
+		{Name: "wrong code", Method: "POST", Path: "/confirm", Body: func() string { return `{"code":"` + fixture.NotCode(code()) + `"}` }, Status: 400,
 			Reason: "wrong-code", WantHeader: map[string]string{"X-Attempts-Left": "4"}, Want: []string{"4 attempt(s) left"}},
 		{Name: "resend after 60 s", Method: "POST", Before: func() { e.Clock.Advance(45 * time.Second) }, Path: "/code", Body: "{}", Status: 200, Want: []string{`"sendsLeft":3`}},
 		{Name: "code expired", Method: "POST", Before: func() { e.Clock.Advance(5 * time.Minute) }, Path: "/confirm", Body: func() string { return `{"code":"` + code() + `"}` },
@@ -51,17 +51,17 @@ func TestPageAPIFiveWrongCodes(t *testing.T) {
 	c := e.contract(t)
 	sess, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
 	steps := []apitest.Scenario{{Name: "send", Method: "POST", Path: "/code", Body: "{}", Status: 200}}
-	wrong := func() string { return `{"code":"` + notCode(lastCode(t, e.SMS, custPhone)) + `"}` }
+	wrong := func() string { return `{"code":"` + fixture.NotCode(lastCode(t, e.SMS, custPhone)) + `"}` }
 	for left := 4; left >= 1; left-- {
 		steps = append(steps, apitest.Scenario{Name: "wrong", Method: "POST", Path: "/confirm", Body: wrong, Status: 400, Reason: "wrong-code",
 			WantHeader: map[string]string{"X-Attempts-Left": string(rune('0' + left))}})
 	}
 	steps = append(steps, apitest.Scenario{Name: "fifth wrong", Method: "POST", Path: "/confirm", Body: wrong, Status: 403, Reason: "session-closed"})
 	apitest.Run(t, e.page(url), steps)
-	if s := e.session(t, sess.ID); s.Status != signflow.SessionExpired {
+	if s := e.StoredSession(t, sess.ID); s.Status != signflow.SessionExpired {
 		t.Fatalf("session %s", s.Status)
 	}
-	if got := e.reload(t, c.ID); got.Status != signflow.StatusCreated || got.BuyerStatus != signflow.PartyPending {
+	if got := e.StoredContract(t, c.ID); got.Status != signflow.StatusCreated || got.BuyerStatus != signflow.PartyPending {
 		t.Fatalf("contract %s %s", got.Status, got.BuyerStatus)
 	}
 	if r := e.do(t, "GET", url, ""); r.Status != 403 || !strings.Contains(r.Body, `"error":"session closed"`) {
@@ -75,7 +75,7 @@ func TestPageAPIRateLimit(t *testing.T) {
 	e := newEnv(t, 2, "")
 	c := e.contract(t)
 	_, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN})
-	bad := func() string { return `{"code":"` + notCode(lastCode(t, e.SMS, custPhone)) + `"}` }
+	bad := func() string { return `{"code":"` + fixture.NotCode(lastCode(t, e.SMS, custPhone)) + `"}` }
 	apitest.Run(t, e.page(url), []apitest.Scenario{
 		{Name: "send", Method: "POST", Path: "/code", Body: "{}", Status: 200},
 		{Name: "check", Method: "POST", Path: "/confirm", Body: bad, Status: 400, Reason: "wrong-code"},
@@ -100,7 +100,7 @@ func TestPageAPIUnknownTokensSpendNoSessionBudget(t *testing.T) {
 		{Name: "probe 3", Method: "POST", Path: "/reject", Body: "{}", Status: 404, Reason: "session-not-found"},
 		{Name: "probe limited", Method: "POST", Path: "/code", Body: "{}", Status: 429, Reason: "rate-limited"},
 	})
-	bad := func() string { return `{"code":"` + notCode(lastCode(t, e.SMS, custPhone)) + `"}` }
+	bad := func() string { return `{"code":"` + fixture.NotCode(lastCode(t, e.SMS, custPhone)) + `"}` }
 	apitest.Run(t, e.page(url), []apitest.Scenario{
 		{Name: "the session's send", Method: "POST", Path: "/code", Body: "{}", Status: 200},
 		{Name: "the session's check", Method: "POST", Path: "/confirm", Body: bad, Status: 400, Reason: "wrong-code"},

@@ -44,8 +44,8 @@ func TestBrowserRejects(t *testing.T) {
 		if shown, err := chromedp.Run(f, chromedp.Evaluate[bool](`document.querySelector('[data-action="continue"]').offsetParent !== null`)); err != nil || shown {
 			t.Fatalf("Continue offered after a rejection (%v)", err)
 		}
-		got := e.reload(t, c.ID)
-		if got.Status != tc.contract || got.PartyStatus(tc.signer) != tc.party || e.session(t, sess.ID).Status != signflow.SessionRejected {
+		got := e.StoredContract(t, c.ID)
+		if got.Status != tc.contract || got.PartyStatus(tc.signer) != tc.party || e.StoredSession(t, sess.ID).Status != signflow.SessionRejected {
 			t.Fatalf("after reject by %s: %s, party %s", tc.signer, got.Status, got.PartyStatus(tc.signer))
 		}
 		if tc.signer == fixture.CustomerIN {
@@ -93,7 +93,7 @@ func TestBrowserPostsErrorForUnusableSessions(t *testing.T) {
 	f := browsertest.Frame(t, ctx, url)
 	browsertest.Click(t, f, "button", "Sign")
 	browsertest.WaitText(t, f, "We sent a 5-digit code")
-	wrong := notCode(lastCode(t, e.SMS, custPhone))
+	wrong := fixture.NotCode(lastCode(t, e.SMS, custPhone))
 	for left := 4; left >= 1; left-- {
 		browsertest.Type(t, f, "SMS code", wrong)
 		browsertest.Click(t, f, "button", "Confirm")
@@ -105,7 +105,7 @@ func TestBrowserPostsErrorForUnusableSessions(t *testing.T) {
 		t.Fatalf("ERROR after five wrong codes: %+v", m)
 	}
 	browsertest.WaitText(t, f, "This signing link is closed")
-	if got := e.reload(t, c.ID); got.Status != signflow.StatusCreated || got.BuyerStatus != signflow.PartyPending {
+	if got := e.StoredContract(t, c.ID); got.Status != signflow.StatusCreated || got.BuyerStatus != signflow.PartyPending {
 		t.Fatalf("contract changed: %s %s", got.Status, got.BuyerStatus)
 	}
 }
@@ -186,7 +186,7 @@ func TestBrowserMethodNotAvailableHere(t *testing.T) {
 	browsertest.Click(t, f, "button", "Reject")
 	browsertest.Click(t, f, "button", "Confirm")
 	waitMessage(t, ctx, "REJECTED")
-	if got := e.reload(t, c.ID); got.Status != signflow.StatusCancelled {
+	if got := e.StoredContract(t, c.ID); got.Status != signflow.StatusCancelled {
 		t.Fatalf("the creator's company rejected: %s, want CANCELLED", got.Status)
 	}
 }

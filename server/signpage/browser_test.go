@@ -48,7 +48,7 @@ func TestBrowserSignsInACrossOriginIframe(t *testing.T) {
 	browsertest.Click(t, f, "button", "Sign")
 	browsertest.WaitText(t, f, "We sent a 5-digit code to +99890*****67")
 	code := lastCode(t, e.SMS, custPhone)
-	browsertest.Type(t, f, "SMS code", notCode(code))
+	browsertest.Type(t, f, "SMS code", fixture.NotCode(code))
 	browsertest.Click(t, f, "button", "Confirm")
 	browsertest.WaitText(t, f, "Wrong code. Attempts left: 4.")
 	browsertest.Type(t, f, "SMS code", code)
@@ -67,10 +67,10 @@ func TestBrowserSignsInACrossOriginIframe(t *testing.T) {
 	browsertest.Screenshot(t, ctx, "en-signed-in-parent", 1100)
 
 	// The server is authoritative: the party ACCEPTED, the session SIGNED.
-	if got := e.reload(t, c.ID); got.BuyerStatus != signflow.PartyAccepted || got.Status != signflow.StatusCreated {
+	if got := e.StoredContract(t, c.ID); got.BuyerStatus != signflow.PartyAccepted || got.Status != signflow.StatusCreated {
 		t.Fatalf("after the page signed: %s buyer %s", got.Status, got.BuyerStatus)
 	}
-	if s := e.session(t, sess.ID); s.Status != signflow.SessionSigned {
+	if s := e.StoredSession(t, sess.ID); s.Status != signflow.SessionSigned {
 		t.Fatalf("session %s", s.Status)
 	}
 	// The second party signs through the domain: the contract is ACTIVE.
@@ -84,7 +84,7 @@ func TestBrowserSignsInACrossOriginIframe(t *testing.T) {
 	if _, err := e.Service.ConfirmCode(tok, lastCode(t, e.SMS, peerPhone), signflow.Actor{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.reload(t, c.ID); got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted {
+	if got := e.StoredContract(t, c.ID); got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted {
 		t.Fatalf("after both signed: %s %s/%s", got.Status, got.BuyerStatus, got.SellerStatus)
 	}
 

@@ -128,10 +128,10 @@ func TestBrowserEIMZOLocalClient(t *testing.T) {
 	}
 	browsertest.Click(t, ctx, "button", "Confirm")
 	browsertest.WaitText(t, ctx, "Contract signed")
-	if got := e.reload(t, c.ID); got.SellerStatus != signflow.PartyAccepted || got.Signatures[fixture.OwnerIN].Method != signflow.MethodEIMZO {
+	if got := e.StoredContract(t, c.ID); got.SellerStatus != signflow.PartyAccepted || got.Signatures[fixture.OwnerIN].Method != signflow.MethodEIMZO {
 		t.Fatalf("seller %s", got.SellerStatus)
 	}
-	if e.session(t, sess.ID).Status != signflow.SessionSigned {
+	if e.StoredSession(t, sess.ID).Status != signflow.SessionSigned {
 		t.Fatal("session not signed")
 	}
 

@@ -123,7 +123,7 @@ func TestEIMZOSignature(t *testing.T) {
 	if before.verified || !after.verified || after.party != signflow.PartyAccepted || after.sess != signflow.SessionSigned {
 		t.Fatalf("after signing %+v", after)
 	}
-	if sig := e.reload(t, c.ID).Signatures[fixture.OwnerIN]; sig == nil || sig.Method != signflow.MethodEIMZO || sig.Hash != c.Hash {
+	if sig := e.StoredContract(t, c.ID).Signatures[fixture.OwnerIN]; sig == nil || sig.Method != signflow.MethodEIMZO || sig.Hash != c.Hash {
 		t.Fatalf("signature %+v", sig)
 	}
 	// The E-IMZO server was told the signer's address and the site's host.

@@ -4,7 +4,6 @@ import (
 	"io"
 	"net"
 	"net/http/httptest"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,42 +166,13 @@ func (e *env) page(url string) *apitest.Caller {
 	return &apitest.Caller{URL: strings.Replace(url, e.base, e.srv.URL, 1), Answer: apitest.JSONAnswers(apitest.Embedded)}
 }
 
-var codeRE = regexp.MustCompile(`\b(\d{5})\b`)
-
 // lastCode reads the code of the last SMS, which must have gone to phone.
 // (Last locks: the server may be sending from another goroutine.)
 func lastCode(t *testing.T, sms *fixture.SMS, phone string) string {
 	t.Helper()
 	m := sms.Last()
-	code := codeRE.FindStringSubmatch(m.Text)
-	if m.Phone != phone || code == nil {
+	if m.Phone != phone {
 		t.Fatalf("last SMS %+v: want a code sent to %s", m, phone)
 	}
-	return code[1]
-}
-
-// notCode is a well-formed code that differs from code.
-func notCode(code string) string {
-	if code == "00000" {
-		return "11111"
-	}
-	return "00000"
-}
-
-func (e *env) reload(t *testing.T, id string) *signflow.Contract {
-	t.Helper()
-	var c *signflow.Contract
-	fixture.Must(t, func() error {
-		return e.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
-	})
-	return c
-}
-
-func (e *env) session(t *testing.T, id string) *signflow.SignSession {
-	t.Helper()
-	var s *signflow.SignSession
-	fixture.Must(t, func() error {
-		return e.DB.View(func(tx signflow.Tx) (err error) { s, err = tx.Session(id); return err })
-	})
-	return s
+	return m.Code(t)
 }

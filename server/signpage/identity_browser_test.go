@@ -46,7 +46,7 @@ func TestBrowserMyIDPopupSigns(t *testing.T) {
 	browsertest.WaitText(t, f, "The identity check confirmed a different person than the signer of this contract. Nothing was signed.")
 	onlyTab(t, ctx)
 	browsertest.Screenshot(t, ctx, "en-myid-mismatch-in-parent", 1100)
-	if got := e.reload(t, c.ID); got.BuyerStatus != signflow.PartyPending || e.session(t, sess.ID).Status != signflow.SessionPending {
+	if got := e.StoredContract(t, c.ID); got.BuyerStatus != signflow.PartyPending || e.StoredSession(t, sess.ID).Status != signflow.SessionPending {
 		t.Fatalf("after a mismatch: buyer %s", got.BuyerStatus)
 	}
 	if contains(types(messages(t, ctx)), "SIGNED") || contains(types(messages(t, ctx)), "ERROR") {
@@ -69,8 +69,8 @@ func TestBrowserMyIDPopupSigns(t *testing.T) {
 	if e.myid.Exchanges() != 2 {
 		t.Fatalf("%d code exchanges, want 2 (both popups went through the provider)", e.myid.Exchanges())
 	}
-	got := e.reload(t, c.ID)
-	if got.BuyerStatus != signflow.PartyAccepted || got.Signatures[fixture.CustomerIN].Method != signflow.MethodMyID || e.session(t, sess.ID).Status != signflow.SessionSigned {
+	got := e.StoredContract(t, c.ID)
+	if got.BuyerStatus != signflow.PartyAccepted || got.Signatures[fixture.CustomerIN].Method != signflow.MethodMyID || e.StoredSession(t, sess.ID).Status != signflow.SessionSigned {
 		t.Fatalf("after signing: buyer %s", got.BuyerStatus)
 	}
 	browsertest.Click(t, f, "button", "Continue")
@@ -104,7 +104,7 @@ func TestBrowserIdentityPollsWhenThePopupCannotTell(t *testing.T) {
 	}
 	browsertest.WaitText(t, f, "Contract signed")
 	browsertest.WaitText(t, popup, "Your identity was confirmed and your signature recorded. You can close this window.")
-	if got := e.reload(t, c.ID); got.BuyerStatus != signflow.PartyAccepted {
+	if got := e.StoredContract(t, c.ID); got.BuyerStatus != signflow.PartyAccepted {
 		t.Fatalf("buyer %s", got.BuyerStatus)
 	}
 }
@@ -160,7 +160,7 @@ func TestBrowserIdentityCallbackWithoutOpener(t *testing.T) {
 		t.Fatalf("address %s (%v): the code and state stay in it", loc, err)
 	}
 	browsertest.Screenshot(t, ctx, "en-idp-callback-signed", 600)
-	if got := e.reload(t, c.ID); got.BuyerStatus != signflow.PartyAccepted {
+	if got := e.StoredContract(t, c.ID); got.BuyerStatus != signflow.PartyAccepted {
 		t.Fatalf("buyer %s", got.BuyerStatus)
 	}
 

@@ -181,7 +181,7 @@ func TestIdentityRoundTrip(t *testing.T) {
 	if after.party != signflow.PartyAccepted || after.sess != signflow.SessionSigned || !after.verified || after.stateHeld || after.version != before.version+1 {
 		t.Fatalf("after the callback %+v", after)
 	}
-	if sig := e.reload(t, c.ID).Signatures[fixture.CustomerIN]; sig == nil || sig.Method != signflow.MethodMyID || sig.SessionID != sess.ID {
+	if sig := e.StoredContract(t, c.ID).Signatures[fixture.CustomerIN]; sig == nil || sig.Method != signflow.MethodMyID || sig.SessionID != sess.ID {
 		t.Fatalf("signature %+v", sig)
 	}
 
