@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -268,17 +267,8 @@ func TestAdminHappyPaths(t *testing.T) {
 	if status != 200 || h.Get("Content-Type") != "application/octet-stream" || len(data) == 0 {
 		t.Fatalf("backup: %d %q, %d bytes", status, h.Get("Content-Type"), len(data))
 	}
-	path := filepath.Join(t.TempDir(), "backup.db")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	b, err := storage.Open(path, storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatalf("the backup does not open: %v", err)
-	}
-	defer b.Close()
 	fixture.Must(t, func() error {
-		return b.View(func(tx signflow.Tx) error {
+		return fixture.OpenBackup(t, data).View(func(tx signflow.Tx) error {
 			got, err := tx.App(app.AppID)
 			if err != nil {
 				return err

@@ -38,14 +38,7 @@ func TestBrowserBothPartiesSignInTheCabinet(t *testing.T) {
 	if err := chromedp.Do(browsertest.Within(t, ctx, 5*time.Second), chromedp.EmulateViewport(1100, 2400)); err != nil {
 		t.Fatal(err)
 	}
-	browsertest.Click(t, ctx, "button", "Sign")
-	browsertest.WaitText(t, ctx, "We sent a 5-digit code to +99890*****67")
-	code := lastCode(t, e.SMS, custPhone)
-	browsertest.Type(t, ctx, "SMS code", fixture.NotCode(code))
-	browsertest.Click(t, ctx, "button", "Confirm")
-	browsertest.WaitText(t, ctx, "Wrong code. Attempts left: 4.")
-	browsertest.Type(t, ctx, "SMS code", code)
-	browsertest.Click(t, ctx, "button", "Confirm")
+	browsertest.SignWithSMS(t, ctx, "+99890*****67", func() string { return lastCode(t, e.SMS, custPhone) })
 	browsertest.WaitText(t, ctx, "Contract signed")
 	browsertest.Screenshot(t, ctx, "cabinet-en-signed", 1100)
 	if got := e.StoredContract(t, id); got.BuyerStatus != signflow.PartyAccepted || got.Status != signflow.StatusCreated {

@@ -45,14 +45,7 @@ func TestBrowserSignsInACrossOriginIframe(t *testing.T) {
 	}
 
 	f := browsertest.Frame(t, ctx, e.base+"/sign/")
-	browsertest.Click(t, f, "button", "Sign")
-	browsertest.WaitText(t, f, "We sent a 5-digit code to +99890*****67")
-	code := lastCode(t, e.SMS, custPhone)
-	browsertest.Type(t, f, "SMS code", fixture.NotCode(code))
-	browsertest.Click(t, f, "button", "Confirm")
-	browsertest.WaitText(t, f, "Wrong code. Attempts left: 4.")
-	browsertest.Type(t, f, "SMS code", code)
-	browsertest.Click(t, f, "button", "Confirm")
+	browsertest.SignWithSMS(t, f, "+99890*****67", func() string { return lastCode(t, e.SMS, custPhone) })
 
 	signed := waitMessage(t, ctx, "SIGNED")
 	if signed.Origin != e.base || signed.Data["source"] != "contracts-sdk" || signed.Data["sessionId"] != sess.ID || signed.Data["contractId"] != c.ID {

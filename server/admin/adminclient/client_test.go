@@ -6,8 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,7 +14,6 @@ import (
 	"contracts/server/admin"
 	"contracts/server/admin/adminclient"
 	"contracts/signflow"
-	"contracts/storage"
 
 	"github.com/rs/zerolog"
 )
@@ -112,17 +109,8 @@ func TestClientEveryRoute(t *testing.T) {
 	if err != nil || n == 0 || int64(buf.Len()) != n {
 		t.Fatalf("backup: %d bytes (%d buffered), %v", n, buf.Len(), err)
 	}
-	path := filepath.Join(t.TempDir(), "backup.db")
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	b, err := storage.Open(path, storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatalf("the backup does not open: %v", err)
-	}
-	defer b.Close()
 	fixture.Must(t, func() error {
-		return b.View(func(tx signflow.Tx) error { _, err := tx.Contract(contract.ID); return err })
+		return fixture.OpenBackup(t, buf.Bytes()).View(func(tx signflow.Tx) error { _, err := tx.Contract(contract.ID); return err })
 	})
 }
 
