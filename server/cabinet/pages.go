@@ -25,6 +25,11 @@ type pageData struct {
 	Config                                 pageConfig
 }
 
+// Creator tells the signing steps' reject panel (assets/sign/steps.html)
+// whether the party created the contract; the cabinet offers that party
+// Cancel contract instead.
+func (d *pageData) Creator() bool { return d.Doc != nil && d.Doc.Creator }
+
 // whoView names the logged-in party in the page's header.
 type whoView struct{ Name, IDLabel, IN string }
 
