@@ -208,7 +208,7 @@ func addValues(c *Contract, t *Template, values []ValueInput, now time.Time) err
 	return nil
 }
 
-// checkFieldValue checks a value against its field type (DESIGN §6).
+// checkFieldValue checks a value against its field type (docs/templates.md).
 func checkFieldValue(f *Field, v string) error {
 	if len(v) > 10000 {
 		return Errorf(EINVALID, "too long")

@@ -10,7 +10,7 @@ import (
 	"contracts/signflow"
 )
 
-// FuzzTemplateDefinition fuzzes template import (DESIGN §6), YAML and JSON:
+// FuzzTemplateDefinition fuzzes template import (docs/templates.md), YAML and JSON:
 // any input either is refused as EINVALID or gives a template that
 // validates, stores as JSON and back unchanged, and renders its body for a
 // contract filling every field. Seeds are in testdata/fuzz; to fuzz:

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Limits of OTP_SMS signing (spec "Limits", DESIGN §4).
+// Limits of OTP_SMS signing (spec "Limits", docs/decisions.md).
 const (
 	CodeDigits    = 5
 	MaxCodeSends  = 5

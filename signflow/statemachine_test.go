@@ -8,7 +8,7 @@ import (
 )
 
 // The state machine on its own: every transition of the spec's table, the
-// party statuses of DESIGN §4, a version bump on every change, and refusals
+// party statuses of docs/decisions.md, a version bump on every change, and refusals
 // that change nothing. Legacy statuses are never produced.
 func TestStateMachine(t *testing.T) {
 	const buyer, seller = "31111111111111", "301234567"

@@ -9,7 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// TemplateDefinition is the import format of a template (DESIGN §6).
+// TemplateDefinition is the import format of a template (docs/templates.md).
 type TemplateDefinition struct {
 	Name                       Text       `json:"name" yaml:"name"`
 	SellerName                 Text       `json:"sellerName" yaml:"sellerName"`

@@ -15,7 +15,7 @@ import (
 // Service.ListContracts answers them (indexes, then the page's records and
 // their parties), over 100,000 contracts of one owner plus 20,000 contracts
 // of other owners. Each sub-benchmark reports p50 and p99 in milliseconds;
-// the budget (DESIGN §11) is p99 < 50 ms. Run with e.g.
+// the budget (docs/operations.md) is p99 < 50 ms. Run with e.g.
 //
 //	go test ./storage/ -run '^$' -bench ListContracts -benchtime 200x
 func BenchmarkListContracts(b *testing.B) {

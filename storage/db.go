@@ -1,42 +1,11 @@
 // Package storage keeps every entity of the appliance in one bbolt file and
 // implements signflow.Store over it.
 //
-// Bucket layout (JSON values unless noted; seq8 is a big-endian uint64):
-//
-//	meta                 "schema" -> schema version (seq8)
-//	owners               <in> -> Client, the admin's record of an owner (schema 4)
-//	owner_names          <lower-case name word> 0x00 <in> -> nil (schema 4)
-//	claims               <in> 0x00 <tenant in> -> Client, a tenant's claim (schema 4)
-//	claim_names          <tenant in> 0x00 <lower-case name word> 0x00 <in> -> nil (schema 4)
-//	clients_aside        <in> -> Client, a schema-3 record no tenant received; never read (schema 4)
-//	templates            <id> -> Template
-//	apps                 <id> -> App
-//	keys                 <id> -> APIKey
-//	key_hashes           <sha256 of key> -> key id
-//	key_owners           <owner in> 0x00 <key id> -> nil
-//	contracts            <id> -> Contract (bucket sequence numbers contracts)
-//	contract_numbers     <number> -> contract id
-//	contract_party       <party in> 0x00 <seq8> -> summary
-//	contract_pair        <party in> 0x00 <other in> 0x00 <seq8> -> summary
-//	contract_counts      <party in> 0x00 <kind> ... -> count (seq8); see counts.go
-//	sessions             <id> -> SignSession
-//	session_tokens       <sha256 of token> -> session id
-//	session_expiry       <expiresAt unix nanos, seq8> <id> -> nil (PENDING only)
-//	audit                <contract id> 0x00 <seq8> -> AuditEvent
-//	deliveries           <id> -> Delivery
-//	delivery_queue       <seq8> -> delivery id (PENDING only, outbox order)
-//	delivery_contract    <contract id> 0x00 <seq8> -> delivery id
-//	cabinet_logins       <in> -> CabinetLogin (schema 2)
-//	cabinet_sessions     <sha256 of session token> -> CabinetSession (schema 2)
-//	cabinet_expiry       <purge time unix nanos, seq8> 'l' <in> | 's' <token sha256> -> nil (schema 2)
-//	stamps               <sha256 of a seal's signature> -> RFC 3161 time-stamp token (DER); made by the first token (stamps.go)
-//
-// Schema 1 to 3 kept one client record per number for every tenant
-// (clients, client_names); schema 4 moved them (tenants_migrate.go).
-//
-// A summary is "status 0x1f templateId 0x1f counterparty in 0x1f number":
-// lists filter by party, creation order, status, template and number from
-// the indexes alone and decode only the contracts of the page they return.
+// The bucket layout — buckets, keys, values, indexes — is drawn once, in
+// docs/ARCHITECTURE.md ("The bucket tree"): a new bucket is drawn there
+// too, and TestBucketTree checks that a new file holds exactly the buckets
+// drawn. Bucket names are the package-level variables below and beside
+// their users (tenants.go, counts.go, cabinet.go).
 package storage
 
 import (

@@ -16,7 +16,7 @@ import (
 
 // BenchmarkDelivery measures the pool end to end: from b.N PENDING outbox
 // rows (one contract each) to DELIVERED in bbolt, against a local receiver
-// answering 204. DESIGN §11 asks for at least 2,000 deliveries/s.
+// answering 204. docs/operations.md asks for at least 2,000 deliveries/s.
 func BenchmarkDelivery(b *testing.B) {
 	s := fixture.NewStandard(b)
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -15,7 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// ServeEcho is the read baseline of DESIGN §11: a bare echo handler writing
+// ServeEcho is the read baseline of the budgets: a bare echo handler writing
 // a small JSON object, no middleware. It prints "listening ADDR" on out and
 // serves on a loopback port until stdin reaches end of file.
 func ServeEcho(stdin io.Reader, out io.Writer) error {
@@ -48,7 +48,7 @@ func echoPhase(client *http.Client, addr string) phase {
 	}, nil)}
 }
 
-// rawBolt is the write baseline of DESIGN §11: one db.Batch per record,
+// rawBolt is the write baseline of the budgets: one db.Batch per record,
 // putting a record of the stored contract's size under a random UUID key
 // (as contracts are keyed), with the server's MaxBatchDelay, from as many
 // concurrent writers. It returns the phase and a function that closes and

@@ -1,9 +1,10 @@
 // Package loadgen is the load generator behind "contracts bench": it starts
 // the real binary on loopback ports in a temporary data directory, drives
 // its routes over HTTP with a fixed number of concurrent clients, and
-// measures, in the same run, the two baselines of DESIGN §11 — a bare echo
-// JSON handler in its own process and raw bbolt Batch puts — so that the
-// budgets are ratios of figures taken on the same machine at the same time.
+// measures, in the same run, the two baselines of the read and write
+// budgets (docs/operations.md) — a bare echo JSON handler in its own
+// process and raw bbolt Batch puts — so that the budgets are ratios of
+// figures taken on the same machine at the same time.
 // Every loop is bounded both in requests and in time.
 package loadgen
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Budgets of DESIGN §11 that one bench run checks.
+// Budgets (docs/operations.md) that one bench run checks.
 const (
 	ReadBudget  = 0.60 // authenticated GET /v1/contracts/{id} / bare echo
 	WriteBudget = 0.70 // POST /v1/contracts / raw bbolt Batch

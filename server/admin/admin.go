@@ -1,5 +1,5 @@
-// Package admin serves the admin listener: the provisioning API of
-// DESIGN §5 behind a bearer token, health, readiness and metrics.
+// Package admin serves the admin listener: the provisioning API
+// (docs/admin-api.md) behind a bearer token, health, readiness and metrics.
 package admin
 
 import (

@@ -114,7 +114,7 @@ type created struct {
 	Fields                                   []struct{ ID, KeyName string }
 }
 
-// TestAdminHappyPaths walks every route of DESIGN §5 once.
+// TestAdminHappyPaths walks every route of docs/admin-api.md once.
 func TestAdminHappyPaths(t *testing.T) {
 	a := newAdminServer(t)
 

@@ -12,7 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// routes are the operations each interface serves (spec and DESIGN §4).
+// routes are the operations each interface serves (the spec and docs/decisions.md).
 var routes = map[string][]string{
 	"embedded": {
 		"POST /v1/auth/token", "POST /v1/clients", "GET /v1/clients/{in}", "GET /v1/templates",

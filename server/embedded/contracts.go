@@ -57,7 +57,7 @@ func (h *handler) contractPDF(c echo.Context) error {
 	return wire.ContractPDF(c, h.svc, h.pdfs, access(c), h.baseURL)
 }
 
-// cancelContract is POST /v1/contracts/{id}/cancel (DESIGN §4): it
+// cancelContract is POST /v1/contracts/{id}/cancel (docs/decisions.md): it
 // answers the contract's read response.
 func (h *handler) cancelContract(c echo.Context) error {
 	v, err := h.svc.Cancel(access(c), c.Param("id"), server.Actor(c))
@@ -67,7 +67,7 @@ func (h *handler) cancelContract(c echo.Context) error {
 	return writeContract(c, v)
 }
 
-// completeContract is POST /v1/contracts/{id}/complete (DESIGN §4).
+// completeContract is POST /v1/contracts/{id}/complete (docs/decisions.md).
 func (h *handler) completeContract(c echo.Context) error {
 	v, err := h.svc.Complete(access(c), c.Param("id"), server.Actor(c))
 	if err != nil {

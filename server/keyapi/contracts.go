@@ -37,7 +37,7 @@ func (h *handler) readContract(c echo.Context) error {
 	return server.JSON(c, http.StatusOK, contractOf(v, true))
 }
 
-// cancelContract is POST /v1/contracts/{id}/cancel (DESIGN §4): the creator
+// cancelContract is POST /v1/contracts/{id}/cancel (docs/decisions.md): the creator
 // withdraws a CREATED contract. It answers the contract read response.
 func (h *handler) cancelContract(c echo.Context) error {
 	v, err := h.svc.Cancel(access(c), c.Param("id"), server.Actor(c))
@@ -47,7 +47,7 @@ func (h *handler) cancelContract(c echo.Context) error {
 	return server.JSON(c, http.StatusOK, contractOf(v, true))
 }
 
-// completeContract is POST /v1/contracts/{id}/complete (DESIGN §4): the
+// completeContract is POST /v1/contracts/{id}/complete (docs/decisions.md): the
 // creator marks an ACTIVE contract fulfilled.
 func (h *handler) completeContract(c echo.Context) error {
 	v, err := h.svc.Complete(access(c), c.Param("id"), server.Actor(c))

@@ -33,7 +33,7 @@ func config(t *testing.T, page string) map[string]any {
 }
 
 // The page in each language shows the whole contract in that language,
-// with the headers DESIGN §7 asks for.
+// with the headers docs/decisions.md asks for.
 func TestPageShowsTheContract(t *testing.T) {
 	e := newEnv(t, 0, "Acme")
 	c := e.contract(t)

@@ -218,7 +218,7 @@ func (h *handler) asset(c echo.Context) error {
 }
 
 // pageHeaders: the page may be framed only by parentOrigin when the session
-// names one; the first CSP header is exactly DESIGN §7's, the second keeps
+// names one; the first CSP header is exactly docs/decisions.md's, the second keeps
 // the page to its own files, and to the local E-IMZO client when connect
 // names its origins.
 func pageHeaders(hd http.Header, parentOrigin, connect string) {
