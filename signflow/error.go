@@ -21,6 +21,9 @@ const (
 type Error struct {
 	Code    string
 	Message string
+	// Line is the line of a submitted text (a template definition) the
+	// error concerns; 0 when none.
+	Line int
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("signflow: code=%s message=%s", e.Code, e.Message) }
@@ -50,4 +53,13 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "Internal error."
+}
+
+// ErrorLine returns the line of submitted text err concerns, 0 when none.
+func ErrorLine(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Line
+	}
+	return 0
 }

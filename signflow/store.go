@@ -15,6 +15,8 @@ type Tx interface {
 	// Owner is the admin's record of an owner; PutOwner writes it.
 	Owner(in string) (*Client, error)
 	PutOwner(c *Client) error
+	// Owners lists every owner's record, in any order.
+	Owners() ([]*Client, error)
 	// Claim is what tenant (an owner's number) says about the number;
 	// PutClaim writes it. Claims lists every tenant's claim on the number.
 	Claim(tenant, in string) (*Client, error)
@@ -27,11 +29,15 @@ type Tx interface {
 
 	App(id string) (*App, error)
 	PutApp(a *App) error
+	// Apps lists every app, in any order.
+	Apps() ([]*App, error)
 
 	Key(id string) (*APIKey, error)
 	KeyByHash(hash []byte) (*APIKey, error)
 	KeysByOwner(in string) ([]*APIKey, error)
 	PutKey(k *APIKey) error
+	// Keys lists every API key, in any order.
+	Keys() ([]*APIKey, error)
 
 	Contract(id string) (*Contract, error)
 	PutContract(c *Contract) error
@@ -39,6 +45,10 @@ type Tx interface {
 	// orders contracts by creation and numbers them.
 	NextContractSeq() (uint64, error)
 	ListContracts(q ContractQuery) (*ContractPage, error)
+	// ContractStats counts every contract by status, and the contracts
+	// created on each UTC day from since ("2006-01-02") on, from counts
+	// kept with each contract write, without reading the contracts.
+	ContractStats(since string) (*ContractStats, error)
 
 	Session(id string) (*SignSession, error)
 	SessionByToken(hash []byte) (*SignSession, error)
@@ -71,6 +81,10 @@ type Tx interface {
 // its own claims).
 type ContractQuery struct {
 	OwnerIN string
+	// AllOwners selects every contract, whoever takes part (the
+	// administrator); OwnerIN and Counterparties are then unused, and
+	// Search matches names as any tenant knows them.
+	AllOwners bool
 	// Counterparties, when not nil, keeps only the contracts whose other
 	// party is one of these numbers.
 	Counterparties []string

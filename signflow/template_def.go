@@ -29,6 +29,10 @@ type TemplateDefinition struct {
 	WitnessCount               int        `json:"witnessCount" yaml:"witnessCount"`
 	Fields                     []FieldDef `json:"fields" yaml:"fields"`
 	Body                       Text       `json:"body" yaml:"body"`
+
+	// lines maps the path of each key of the source ("fields[0].type")
+	// to its line, so that a refusal names the line it concerns.
+	lines map[string]int
 }
 
 // FieldDef is one field of a template definition.
@@ -44,28 +48,34 @@ type FieldDef struct {
 
 // ParseTemplateDefinition decodes a definition from JSON, or from YAML when
 // isYAML is set. Malformed input is EINVALID with the decoder's reason.
+// Every refusal names the line of the source it concerns (Error.Line).
 func ParseTemplateDefinition(data []byte, isYAML bool) (*TemplateDefinition, error) {
 	var def TemplateDefinition
 	if isYAML {
 		if err := yaml.Unmarshal(data, &def); err != nil {
-			return nil, Errorf(EINVALID, "malformed YAML: %s", firstLine(err.Error()))
+			return nil, atLine(yamlErrorLine(data, err), "malformed YAML: %s", yamlReason(err))
 		}
-		return &def, nil
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&def); err != nil {
+			return nil, atLine(jsonErrorLine(data, err), "malformed JSON: %s", DescribeJSONError(err))
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&def); err != nil {
-		return nil, Errorf(EINVALID, "malformed JSON: %s", DescribeJSONError(err))
-	}
+	def.lines = sourceLines(data)
 	return &def, nil
 }
 
-// Validate checks the definition and names the first problem.
+// Validate checks the definition and names the first problem, with its
+// line when the definition was parsed from text.
 func (d *TemplateDefinition) Validate() error {
 	if !d.Name.complete() {
-		return Errorf(EINVALID, "name: uz, ru and en are required")
+		return d.refuse("name", "uz, ru and en are required")
 	}
-	if !d.SellerName.complete() || !d.BuyerName.complete() {
-		return Errorf(EINVALID, "sellerName and buyerName: uz, ru and en are required")
+	if !d.SellerName.complete() {
+		return d.refuse("sellerName", "uz, ru and en are required")
+	}
+	if !d.BuyerName.complete() {
+		return d.refuse("buyerName", "uz, ru and en are required")
 	}
 	checks := []struct {
 		key, val string
@@ -79,43 +89,43 @@ func (d *TemplateDefinition) Validate() error {
 	}
 	for _, c := range checks {
 		if c.val != "" && !contains(c.allowed, c.val) {
-			return Errorf(EINVALID, "%s: %q is not one of %s", c.key, c.val, strings.Join(c.allowed, ", "))
+			return d.refuse(c.key, "%q is not one of %s", c.val, strings.Join(c.allowed, ", "))
 		}
 	}
-	for _, cur := range d.EnabledCurrencies {
+	for i, cur := range d.EnabledCurrencies {
 		if !contains(Currencies, cur) {
-			return Errorf(EINVALID, "enabledCurrencies: unknown currency %q", cur)
+			return d.refuse(fmt.Sprintf("enabledCurrencies[%d]", i), "unknown currency %q", cur)
 		}
 	}
 	if d.ProductRequired && !d.ProductEnabled {
-		return Errorf(EINVALID, "productRequired: needs productEnabled")
+		return d.refuse("productRequired", "needs productEnabled")
 	}
 	if d.WitnessCount < 0 || d.WitnessCount > 10 || (d.WitnessCount > 0 && !d.WitnessEnabled) {
-		return Errorf(EINVALID, "witnessCount: must be 0 to 10, and 0 unless witnessEnabled")
+		return d.refuse("witnessCount", "must be 0 to 10, and 0 unless witnessEnabled")
 	}
 	seen := map[string]bool{}
 	for i, f := range d.Fields {
 		where := fmt.Sprintf("fields[%d]", i)
 		if f.KeyName == "" || !isKeyName(f.KeyName) {
-			return Errorf(EINVALID, "%s.keyName: required, letters, digits and _ only", where)
+			return d.refuse(where+".keyName", "required, letters, digits and _ only")
 		}
 		if seen[f.KeyName] {
-			return Errorf(EINVALID, "%s.keyName: duplicate keyName %q", where, f.KeyName)
+			return d.refuse(where+".keyName", "duplicate keyName %q", f.KeyName)
 		}
 		seen[f.KeyName] = true
 		if !contains(FieldTypes, f.Type) {
-			return Errorf(EINVALID, "%s.type: unknown field type %q", where, f.Type)
+			return d.refuse(where+".type", "unknown field type %q", f.Type)
 		}
 		if f.Position != "" && !contains(FieldPositions, f.Position) {
-			return Errorf(EINVALID, "%s.position: %q is not one of %s", where, f.Position, strings.Join(FieldPositions, ", "))
+			return d.refuse(where+".position", "%q is not one of %s", f.Position, strings.Join(FieldPositions, ", "))
 		}
 		if !f.Name.complete() {
-			return Errorf(EINVALID, "%s.name: uz, ru and en are required", where)
+			return d.refuse(where+".name", "uz, ru and en are required")
 		}
 	}
 	for i, f := range d.Fields {
 		if f.ParentKey != "" && !seen[f.ParentKey] {
-			return Errorf(EINVALID, "fields[%d].parentKey: no field %q", i, f.ParentKey)
+			return d.refuse(fmt.Sprintf("fields[%d].parentKey", i), "no field %q", f.ParentKey)
 		}
 	}
 	return nil

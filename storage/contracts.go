@@ -40,6 +40,9 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 			return err
 		}
 	}
+	if err := t.putEverywhere(c); err != nil {
+		return err
+	}
 	return t.put(bucketContracts, []byte(c.ID), c)
 }
 
@@ -140,7 +143,10 @@ func (p *pager) add(v []byte) {
 // decoded.
 func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, error) {
 	f, p := filter{&q}, newPager(q.Page, q.Size)
-	if s := strings.TrimSpace(q.Search); s == "" {
+	if q.AllOwners {
+		q.Counterparties = nil
+		t.listEveryone(&q, f, p)
+	} else if s := strings.TrimSpace(q.Search); s == "" {
 		// The counts give the total, so the walk can stop at the page's end.
 		total, counted := t.countMatches(&q)
 		t.walkParty(q.OwnerIN, func(v []byte) bool {

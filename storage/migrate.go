@@ -13,6 +13,7 @@ var migrations = []func(*bolt.Tx) error{
 	createCabinetBuckets,
 	createContractCounts,
 	moveClientsToTenants,
+	createContractAll,
 }
 
 // CurrentSchema is the schema version this build writes.

@@ -1,0 +1,193 @@
+package storage_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"contracts/internal/fixture"
+	"contracts/signflow"
+	"contracts/storage"
+)
+
+// adminWorld holds contracts of two tenants over several days, some
+// cancelled, and a party whose name only tenant B knows.
+func adminWorld(t *testing.T) (*fixture.Standard, []*signflow.Contract) {
+	w := fixture.NewStandard(t)
+	appA, appB := w.Access(t, w.AppA), w.Access(t, w.AppB)
+	fixture.MustClaim(t, w.Service, fixture.OtherIN, &signflow.Client{IN: "32200000000001", FirstName: "Dilnoza", LastName: "Rahimova", Phone: "998901112200"})
+	var all []*signflow.Contract
+	for i := 0; i < 14; i++ {
+		a, buyer := appA, fixture.CustomerIN
+		if i%3 == 1 {
+			a, buyer = appB, "32200000000001"
+		}
+		c, err := w.Service.CreateContract(a, &signflow.ContractInput{TemplateID: w.Template.ID, BuyerIN: buyer, Price: int64(100 * (i + 1)), Currency: "UZS"}, signflow.Actor{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%4 == 0 {
+			if _, err := w.Service.Cancel(a, c.ID, signflow.Actor{}); err != nil {
+				t.Fatal(err)
+			}
+			c.Status = signflow.StatusCancelled
+		}
+		all = append(all, c)
+		if i%5 == 4 {
+			w.Clock.Advance(26 * time.Hour)
+		}
+	}
+	return w, all
+}
+
+// The administrator's list holds every tenant's contracts, newest first,
+// filtered, searched and paged as a walk over all of them would answer,
+// whichever way the store gathers the matches.
+func TestAdminContractsEveryone(t *testing.T) {
+	w, all := adminWorld(t)
+	slices.Reverse(all)
+	want := func(keep func(*signflow.Contract) bool) []string {
+		var out []string
+		for _, c := range all {
+			if keep(c) {
+				out = append(out, c.Number)
+			}
+		}
+		return out
+	}
+	cancelled := func(c *signflow.Contract) bool { return c.Status == signflow.StatusCancelled }
+	cases := []struct {
+		name string
+		q    signflow.ContractQuery
+		keep func(*signflow.Contract) bool
+	}{
+		{"everything", signflow.ContractQuery{}, func(*signflow.Contract) bool { return true }},
+		{"status", signflow.ContractQuery{Statuses: []string{signflow.StatusCancelled}}, cancelled},
+		{"number", signflow.ContractQuery{Search: all[3].Number}, func(c *signflow.Contract) bool { return c.ID == all[3].ID }},
+		{"full party number", signflow.ContractQuery{Search: "32200000000001"}, func(c *signflow.Contract) bool { return c.BuyerIN == "32200000000001" }},
+		{"party number prefix", signflow.ContractQuery{Search: "3220000"}, func(c *signflow.Contract) bool { return c.BuyerIN == "32200000000001" }},
+		{"short prefix", signflow.ContractQuery{Search: "3"}, func(*signflow.Contract) bool { return true }},
+		{"owner number", signflow.ContractQuery{Search: fixture.OtherIN}, func(c *signflow.Contract) bool { return c.HasParty(fixture.OtherIN) }},
+		{"name only B knows", signflow.ContractQuery{Search: "rahim"}, func(c *signflow.Contract) bool { return c.BuyerIN == "32200000000001" }},
+		{"owner name", signflow.ContractQuery{Search: "Alpha savdo"}, func(c *signflow.Contract) bool { return c.HasParty(fixture.OwnerIN) }},
+		{"name and status", signflow.ContractQuery{Search: "Karimov", Statuses: []string{signflow.StatusCancelled}},
+			func(c *signflow.Contract) bool { return c.BuyerIN == fixture.CustomerIN && cancelled(c) }},
+		{"nothing", signflow.ContractQuery{Search: "nobody"}, func(*signflow.Contract) bool { return false }},
+	}
+	for _, limit := range []int{1 << 15, 2} {
+		restore := storage.SetPairScanLimit(limit)
+		for _, tc := range cases {
+			expect := want(tc.keep)
+			var got []string
+			for page := 0; ; page++ {
+				q := tc.q
+				q.Page, q.Size = page, 4
+				views, total, err := w.Service.AdminContracts(q)
+				if err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+				if total != len(expect) {
+					t.Errorf("%s (limit %d): total %d, want %d", tc.name, limit, total, len(expect))
+				}
+				for _, v := range views {
+					got = append(got, v.Number)
+				}
+				if len(views) < 4 {
+					break
+				}
+			}
+			if !slices.Equal(got, expect) {
+				t.Errorf("%s (limit %d): %v, want %v", tc.name, limit, got, expect)
+			}
+		}
+		restore()
+	}
+	if _, _, err := w.Service.AdminContracts(signflow.ContractQuery{Statuses: []string{"LOST"}, Size: 1}); signflow.ErrorCode(err) != signflow.EINVALID {
+		t.Errorf("unknown status: %v", err)
+	}
+}
+
+// The counts by status and by day follow every creation and change.
+func TestContractStats(t *testing.T) {
+	w, all := adminWorld(t)
+	stats, err := w.Service.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byStatus, perDay := map[string]int{}, map[string]int{}
+	for _, c := range all {
+		byStatus[c.Status]++
+		perDay[signflow.Day(c.CreatedAt)]++
+	}
+	if fmt.Sprint(stats.ByStatus) != fmt.Sprint(byStatus) || fmt.Sprint(stats.PerDay) != fmt.Sprint(perDay) {
+		t.Errorf("stats %v %v, want %v %v", stats.ByStatus, stats.PerDay, byStatus, perDay)
+	}
+	// Days before the last 30 are left out.
+	w.Clock.Advance(time.Duration(signflow.StatsDays-1) * 24 * time.Hour)
+	stats, _ = w.Service.Stats()
+	if len(stats.PerDay) >= len(perDay) || len(stats.PerDay) == 0 {
+		t.Errorf("30 days on, per-day counts %v", stats.PerDay)
+	}
+}
+
+// Opening a file of schema 3 fills the counts of the contracts it holds.
+func TestContractStatsMigrated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contracts.db")
+	copyFile(t, filepath.Join("testdata", "schema-v3.db"), path)
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	byStatus, perDay := map[string]int{}, map[string]int{}
+	var stats *signflow.ContractStats
+	fixture.Must(t, func() error {
+		return db.View(func(tx signflow.Tx) error {
+			page, err := tx.ListContracts(signflow.ContractQuery{AllOwners: true, AllTemplates: true, Size: 1000})
+			if err != nil {
+				return err
+			}
+			for _, c := range page.Contracts {
+				byStatus[c.Status]++
+				perDay[signflow.Day(c.CreatedAt)]++
+			}
+			stats, err = tx.ContractStats("2000-01-01")
+			return err
+		})
+	})
+	if len(byStatus) == 0 {
+		t.Fatal("the fixture's contracts are not listed")
+	}
+	if fmt.Sprint(stats.ByStatus) != fmt.Sprint(byStatus) || fmt.Sprint(stats.PerDay) != fmt.Sprint(perDay) {
+		t.Errorf("migrated stats %v %v, want %v %v", stats.ByStatus, stats.PerDay, byStatus, perDay)
+	}
+}
+
+// Owners, apps and keys are listed whole; templates whatever their status.
+func TestAdminLists(t *testing.T) {
+	w := fixture.NewStandard(t)
+	owners, err := w.Service.Owners()
+	if err != nil || len(owners) != 2 || owners[0].IN != fixture.OwnerIN || owners[1].IN != fixture.OtherIN {
+		t.Errorf("owners %v %v", owners, err)
+	}
+	apps, err := w.Service.Apps()
+	if err != nil || len(apps) != 2 {
+		t.Errorf("apps %d %v", len(apps), err)
+	}
+	keys, err := w.Service.Keys()
+	var names []string
+	for _, k := range keys {
+		names = append(names, k.Name)
+	}
+	slices.Sort(names)
+	if err != nil || strings.Join(names, ",") != "Key A,Key B,Limited" {
+		t.Errorf("keys %v %v", names, err)
+	}
+	tpls, err := w.Service.AdminTemplates()
+	if err != nil || len(tpls) != 3 {
+		t.Errorf("templates %d %v", len(tpls), err)
+	}
+}
