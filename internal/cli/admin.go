@@ -25,6 +25,8 @@ const adminUsage = `usage: contracts admin [--url URL] [--token TOKEN] [--json] 
 
   owner create --in N --type CLIENT|COMPANY [--legal-name S] [--first-name S --last-name S] [--phone P]
   template create --file FILE.yaml|FILE.json
+  template publish TEMPLATE_ID
+  template unpublish TEMPLATE_ID
   app create --name S --owner IN --scopes A,B [--all-templates | --templates ID,ID]
              [--webhook-url URL] [--webhook-events E,E] [--expires-at RFC3339]
   app rotate-secret APP_ID
@@ -174,6 +176,17 @@ func adminRequest(args []string) (adminCall, error) {
 			return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.CreateApp(ctx, in) }, nil
 		}
 		return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.CreateKey(ctx, in) }, nil
+	case "template publish", "template unpublish":
+		id, err := id()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, c *adminclient.Client) (any, error) {
+			if verb == "publish" {
+				return nil, c.PublishTemplate(ctx, id)
+			}
+			return nil, c.UnpublishTemplate(ctx, id)
+		}, nil
 	case "app rotate-secret", "app cancel", "key revoke", "delivery redeliver":
 		id, err := id()
 		if err != nil {

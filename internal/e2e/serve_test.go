@@ -99,6 +99,11 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Fatalf("owner create printed:\n%s", out)
 	}
 	cliTemplate := field(t, mustRun(t, dir, "admin", "--url", admin, "--data-dir", data, "template", "create", "--file", tplPath), "id")
+	for _, verb := range []string{"unpublish", "publish"} {
+		if out := mustRun(t, dir, "admin", "--url", admin, "--data-dir", data, "template", verb, cliTemplate); strings.TrimSpace(out) != "ok" {
+			t.Fatalf("template %s printed: %s", verb, out)
+		}
+	}
 	out = mustRun(t, dir, "admin", "--url", admin, "--data-dir", data, "app", "create", "--name", "CLI shop",
 		"--owner", "309876543", "--scopes", "CONTRACTS_READ,CONTRACTS_WRITE", "--templates", cliTemplate,
 		"--webhook-url", "https://shop.example/hook", "--webhook-events", "CONTRACT_CREATED")

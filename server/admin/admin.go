@@ -45,6 +45,8 @@ func Register(e *echo.Echo, d Deps) {
 	g := e.Group("/admin/v1", h.auth)
 	g.POST("/owners", h.createOwner)
 	g.POST("/templates", h.createTemplate)
+	g.POST("/templates/:id/publish", h.publishTemplate)
+	g.POST("/templates/:id/unpublish", h.unpublishTemplate)
 	g.POST("/apps", h.createApp)
 	g.POST("/apps/:appId/secret", h.rotateSecret)
 	g.POST("/apps/:appId/cancel", h.cancelApp)
@@ -111,6 +113,20 @@ func (h *handler) createTemplate(c echo.Context) error {
 		out.Fields = append(out.Fields, TemplateField{ID: f.ID, KeyName: f.KeyName})
 	}
 	return server.JSON(c, http.StatusOK, out)
+}
+
+func (h *handler) publishTemplate(c echo.Context) error {
+	if err := h.Service.PublishTemplate(c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *handler) unpublishTemplate(c echo.Context) error {
+	if err := h.Service.UnpublishTemplate(c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }
 
 func (h *handler) createApp(c echo.Context) error {

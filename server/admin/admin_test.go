@@ -147,6 +147,19 @@ func TestAdminHappyPaths(t *testing.T) {
 			return err
 		})
 	})
+	// Unpublish makes a draft no contract can use; publish undoes it; both twice are no-ops.
+	for _, step := range []struct{ verb, want string }{{"unpublish", signflow.TemplateDraft}, {"unpublish", signflow.TemplateDraft},
+		{"publish", signflow.TemplatePublished}, {"publish", signflow.TemplatePublished}} {
+		a.ok(t, "POST", "/admin/v1/templates/"+jsonTpl.ID+"/"+step.verb, "", "", 204, nil)
+		fixture.Must(t, func() error {
+			return a.DB.View(func(tx signflow.Tx) error {
+				if tpl, err := tx.Template(jsonTpl.ID); err != nil || tpl.Status != step.want {
+					return fmt.Errorf("after %s: %v %v", step.verb, tpl.Status, err)
+				}
+				return nil
+			})
+		})
+	}
 
 	var app created
 	a.ok(t, "POST", "/admin/v1/apps", "application/json", `{"name": "Shop", "ownerIn": "301234567",
@@ -334,6 +347,7 @@ func TestAdminRefusals(t *testing.T) {
 		{"POST", "/admin/v1/apps/" + app.AppID + "/secret"}, {"POST", "/admin/v1/apps/" + app.AppID + "/cancel"},
 		{"POST", "/admin/v1/keys"}, {"POST", "/admin/v1/keys/" + key.ID + "/revoke"}, {"GET", "/admin/v1/deliveries"},
 		{"POST", "/admin/v1/deliveries/x/redeliver"}, {"GET", "/admin/v1/backup"},
+		{"POST", "/admin/v1/templates/" + tpl.ID + "/publish"}, {"POST", "/admin/v1/templates/" + tpl.ID + "/unpublish"},
 	}
 	type refusal struct {
 		name, method, path, ctype, body, token string
@@ -401,6 +415,10 @@ buyerName: {uz: a, ru: b, en: c}
 		{"rotate an unknown app", "POST", "/admin/v1/apps/no-such-app/secret", "", "", good, 404, "App not found"},
 		{"cancel an unknown app", "POST", "/admin/v1/apps/no-such-app/cancel", "", "", good, 404, "App not found"},
 		{"revoke an unknown key", "POST", "/admin/v1/keys/no-such-key/revoke", "", "", good, 404, "Key not found"},
+		{"publish an unknown template", "POST", "/admin/v1/templates/00000000-0000-4000-8000-000000000000/publish", "", "", good, 404, "Template not found"},
+		{"unpublish a malformed template id", "POST", "/admin/v1/templates/no-such/unpublish", "", "", good, 404, "Template not found"},
+		{"template with a wrong line", "POST", "/admin/v1/templates", "application/yaml", threeNames + "fields:\n  - {keyName: a, type: COLOUR, name: {uz: a, ru: b, en: c}}\n",
+			good, 400, `line 5: fields[0].type: unknown field type "COLOUR"`},
 		{"redeliver an unknown delivery", "POST", "/admin/v1/deliveries/no-such/redeliver", "", "", good, 404, "Delivery not found"},
 		{"unknown delivery status", "GET", "/admin/v1/deliveries?status=LOST", "", "", good, 400, "status: must be PENDING"},
 		{"unknown admin route", "GET", "/admin/v1/nothing", "", "", good, 404, "No such route"},

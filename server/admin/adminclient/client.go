@@ -56,6 +56,16 @@ func (c *Client) CreateTemplate(ctx context.Context, definition []byte, isYAML b
 	return out, decode(res, out)
 }
 
+// PublishTemplate lets new contracts use a template.
+func (c *Client) PublishTemplate(ctx context.Context, id string) error {
+	return c.call(ctx, "POST", "/admin/v1/templates/"+url.PathEscape(id)+"/publish", nil, nil)
+}
+
+// UnpublishTemplate makes a template a draft that no new contract can use.
+func (c *Client) UnpublishTemplate(ctx context.Context, id string) error {
+	return c.call(ctx, "POST", "/admin/v1/templates/"+url.PathEscape(id)+"/unpublish", nil, nil)
+}
+
 // CreateApp creates an embedded-interface app.
 func (c *Client) CreateApp(ctx context.Context, in *signflow.CredentialInput) (*admin.AppCreated, error) {
 	out := new(admin.AppCreated)

@@ -47,6 +47,21 @@ func TestClientEveryRoute(t *testing.T) {
 	if err != nil || tpl.ID == "" || len(tpl.Fields) == 0 || tpl.Fields[0].KeyName != "deliveryAddress" {
 		t.Fatalf("template: %+v %v", tpl, err)
 	}
+	for _, step := range []struct {
+		call func(context.Context, string) error
+		want string
+	}{{c.UnpublishTemplate, signflow.TemplateDraft}, {c.PublishTemplate, signflow.TemplatePublished}} {
+		if err := step.call(ctx, tpl.ID); err != nil {
+			t.Fatal(err)
+		}
+		var got *signflow.Template
+		fixture.Must(t, func() error {
+			return w.DB.View(func(tx signflow.Tx) (err error) { got, err = tx.Template(tpl.ID); return err })
+		})
+		if got.Status != step.want {
+			t.Fatalf("template status %s, want %s", got.Status, step.want)
+		}
+	}
 	app, err := c.CreateApp(ctx, &signflow.CredentialInput{Name: "Shop", OwnerIN: "309876543",
 		Scopes: []string{signflow.ScopeContractsRead, signflow.ScopeContractsWrite}, TemplateIDs: []string{tpl.ID}, WebhookURL: "https://shop.example/hook",
 		WebhookEvents: []string{signflow.EventCreated}})
