@@ -9,6 +9,7 @@ import (
 	"contracts/server/admin"
 	"contracts/server/apidocs"
 	"contracts/server/cabinet"
+	"contracts/server/console"
 	"contracts/server/demo"
 	"contracts/server/embedded"
 	"contracts/server/keyapi"
@@ -101,6 +102,8 @@ func (d routeDeps) admin() *echo.Echo {
 	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db, Token: d.adminToken, Metrics: d.a.metrics,
 		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }, Redelivered: d.pool.Redelivered,
 		Warnings: d.a.warnings})
+	console.Register(e, console.Deps{Service: d.a.svc, Token: d.adminToken, ServiceName: d.a.cfg.Service.Name,
+		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, PDF: d.pdfs, Redelivered: d.pool.Redelivered, Now: d.a.now})
 	if d.demo {
 		appID, _ := d.a.db.Meta(DemoMarker)
 		demo.Register(e, demo.Deps{Service: d.a.svc, AppID: appID, EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, ServiceName: d.a.cfg.Service.Name})

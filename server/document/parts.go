@@ -78,6 +78,8 @@ func (d *Doc) event(e *signflow.AuditEvent) Event {
 	out := Event{At: Time(e.At), Label: d.T.Or("event."+e.Type, e.Type), ActorIN: e.ActorIN, IP: e.IP, UserAgent: e.UserAgent,
 		Code: e.Type}
 	switch {
+	case e.Method == signflow.ConfirmAdmin:
+		out.Actor = d.T["administrator"]
 	case e.ActorIN == "":
 		out.Actor = d.T["system"]
 	default:

@@ -34,6 +34,7 @@ var (
 	signFile     = Source{assets.I18n, "i18n/sign.json"}
 	cabinetFile  = Source{assets.I18n, "i18n/cabinet.json"}
 	verifyFile   = Source{assets.I18n, "i18n/verify.json"}
+	consoleFile  = Source{assets.I18n, "i18n/console.json"}
 )
 
 // The strings of each surface: the document's words, and those of the
@@ -44,10 +45,11 @@ var (
 	Sign     = Load(documentFile, signFile)
 	Cabinet  = Load(documentFile, signFile, cabinetFile)
 	Verify   = Load(documentFile, verifyFile)
+	Console  = Load(documentFile, consoleFile)
 )
 
 // Files lists every strings file, for tests that check them all.
-var Files = []Source{documentFile, signFile, cabinetFile, verifyFile}
+var Files = []Source{documentFile, signFile, cabinetFile, verifyFile, consoleFile}
 
 // Load reads the sources into one set. A key in two sources is a defect,
 // as is a bad file: the files are embedded in the binary, so it panics.

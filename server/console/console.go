@@ -1,0 +1,187 @@
+// Package console serves /console on the admin listener: the web page
+// through which the administrator runs the appliance — counts and a
+// chart, every owner's contracts, templates, owners, apps, keys and
+// webhook deliveries. It logs in with the admin token. Every act is the
+// same signflow call as the admin API's, with the admin API's request
+// types, so that both stay one behaviour.
+//
+// Pages are rendered on the server (html/template, files embedded from
+// assets/console) and act through plain forms that post with the
+// session's CSRF token; the small script only copies secrets.
+package console
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"contracts/assets"
+	"contracts/server/document"
+	"contracts/server/pdf"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Deps is what the console needs.
+type Deps struct {
+	// Service carries out every operation.
+	Service *signflow.Service
+	// Token is the admin token; empty turns the login off.
+	Token string
+	// ServiceName names the service in the page header; default "Contracts".
+	ServiceName string
+	// IdleTimeout ends a session after this long without a request; default 30m.
+	IdleTimeout time.Duration
+	// EmbeddedBaseURL is embedded.baseURL: the PDF's QR code links to its verify page.
+	EmbeddedBaseURL string
+	// PDF makes and keeps the contract PDFs, shared with every route that
+	// serves them; nil means a cache of the console's own.
+	PDF *pdf.Cache
+	// Redelivered is told when a delivery is queued again, to wake the workers.
+	Redelivered func()
+	// Now is the clock of sessions and lock-outs; default the service's.
+	Now func() time.Time
+}
+
+// Register mounts the console under /console on e.
+func Register(e *echo.Echo, d Deps) {
+	h := newHandler(d)
+	e.GET("/console", h.dashboard, h.page)
+	e.GET("/console/", func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/console") })
+	e.GET("/console/assets/:name", h.asset)
+	e.POST("/console/login", h.logIn)
+	e.POST("/console/logout", h.logOut, h.page)
+
+	e.GET("/console/contracts", h.contracts, h.page)
+	e.GET("/console/contracts/:id", h.contract, h.page)
+	e.GET("/console/contracts/:id/pdf", h.contractPDF, h.page)
+	e.POST("/console/contracts/:id/cancel", h.cancel, h.page)
+
+	e.GET("/console/templates", h.templates, h.page)
+	e.POST("/console/templates", h.saveTemplate, h.page)
+	e.POST("/console/templates/preview", h.previewTemplate, h.page)
+	e.POST("/console/templates/preview/pdf", h.previewPDF, h.page)
+	e.POST("/console/templates/:id/publish", h.publish, h.page)
+	e.POST("/console/templates/:id/unpublish", h.unpublish, h.page)
+
+	e.GET("/console/owners", h.owners, h.page)
+	e.POST("/console/owners", h.createOwner, h.page)
+
+	e.GET("/console/apps", h.apps, h.page)
+	e.POST("/console/apps", h.createApp, h.page)
+	e.POST("/console/apps/:id/secret", h.rotateSecret, h.page)
+	e.POST("/console/apps/:id/cancel", h.cancelApp, h.page)
+	e.GET("/console/keys", h.keys, h.page)
+	e.POST("/console/keys", h.createKey, h.page)
+	e.POST("/console/keys/:id/revoke", h.revokeKey, h.page)
+
+	e.GET("/console/deliveries", h.deliveries, h.page)
+	e.POST("/console/deliveries/:id/redeliver", h.redeliver, h.page)
+}
+
+type handler struct {
+	svc         *signflow.Service
+	serviceName string
+	embedded    string
+	pdfs        *pdf.Cache
+	redelivered func()
+	auth        *auth
+	pages       map[string]*template.Template
+	files       map[string]*file
+	version     string
+}
+
+// pageNames are the page templates, each a file of assets/console that
+// defines "main" inside layout.html.
+var pageNames = []string{"login", "dashboard", "contracts", "contract", "templates", "owners", "credentials", "deliveries", "missing"}
+
+func newHandler(d Deps) *handler {
+	if d.ServiceName == "" {
+		d.ServiceName = "Contracts"
+	}
+	if d.Now == nil {
+		d.Now = d.Service.Now
+	}
+	if d.IdleTimeout <= 0 {
+		d.IdleTimeout = 30 * time.Minute
+	}
+	if d.PDF == nil {
+		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
+	}
+	h := &handler{svc: d.Service, serviceName: d.ServiceName, embedded: strings.TrimRight(d.EmbeddedBaseURL, "/"),
+		pdfs: d.PDF, redelivered: d.Redelivered, auth: newAuth(d.Token, d.IdleTimeout, d.Now),
+		pages: map[string]*template.Template{}, files: map[string]*file{}}
+	layout := document.Page("layout.html", mustRead(assets.Console, "console/layout.html"))
+	for _, name := range pageNames {
+		t := template.Must(layout.Clone())
+		template.Must(t.New(name).Parse(string(mustRead(assets.Console, "console/"+name+".html"))))
+		h.pages[name] = t
+	}
+	sum := sha256.New()
+	// In a fixed order: the version must not vary.
+	for _, f := range []struct {
+		name, ctype string
+		body        []byte
+	}{
+		{"document.css", "text/css; charset=utf-8", document.CSS()},
+		{"console.css", "text/css; charset=utf-8", mustRead(assets.Console, "console/console.css")},
+		{"console.js", "text/javascript; charset=utf-8", mustRead(assets.Console, "console/console.js")},
+	} {
+		h.files[f.name] = &file{body: f.body, ctype: f.ctype}
+		sum.Write(f.body)
+	}
+	h.version = hex.EncodeToString(sum.Sum(nil))[:12]
+	return h
+}
+
+func mustRead(fsys fs.FS, name string) []byte {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	return b
+}
+
+// file is a static file of the console; its URL carries the version of
+// all of them, so it is cached for long.
+type file struct {
+	body  []byte
+	ctype string
+}
+
+func (h *handler) asset(c echo.Context) error {
+	f := h.files[c.Param("name")]
+	if f == nil {
+		return echo.ErrNotFound
+	}
+	hd := c.Response().Header()
+	hd.Set("Cache-Control", "public, max-age=86400")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, f.ctype, f.body)
+}
+
+// pageHeaders keep the page to its own files and out of frames.
+func pageHeaders(hd http.Header) {
+	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+}
+
+// render writes page name with d.
+func (h *handler) render(c echo.Context, status int, name string, d *pageData) error {
+	var buf bytes.Buffer
+	if err := h.pages[name].ExecuteTemplate(&buf, "layout.html", d); err != nil {
+		return err
+	}
+	pageHeaders(c.Response().Header())
+	return c.HTMLBlob(status, buf.Bytes())
+}

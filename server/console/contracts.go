@@ -1,0 +1,176 @@
+package console
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"contracts/server"
+	"contracts/server/document"
+	"contracts/signflow"
+
+	"github.com/labstack/echo/v4"
+)
+
+// contractsPageSize is how many contracts a page of the list shows.
+const contractsPageSize = 25
+
+// contractsView is the list: the filter and one page.
+type contractsView struct {
+	Search, Status string
+	Statuses       []option
+	Rows           []contractRow
+	Total          int
+	PageText       string
+	Newer, Older   string // URLs of the pages beside this one
+}
+
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// contractRow is one contract of the list.
+type contractRow struct {
+	ID, Number, URL, Title, Date, Amount string
+	Status, StatusText, StatusClass      string
+	Seller, Buyer                        string
+}
+
+// contracts is GET /console/contracts?search=&status=&page=.
+func (h *handler) contracts(c echo.Context) error {
+	d := h.start(c, "/console/contracts", "nav.contracts")
+	v := &contractsView{Search: strings.TrimSpace(c.QueryParam("search")), Status: c.QueryParam("status")}
+	if !slices.Contains(signflow.ContractStatuses, v.Status) {
+		v.Status = ""
+	}
+	v.Statuses = append(v.Statuses, option{Value: "", Label: d.T["allStatuses"], Selected: v.Status == ""})
+	for _, st := range signflow.ContractStatuses {
+		v.Statuses = append(v.Statuses, option{Value: st, Label: d.T.Or("status."+st, st), Selected: st == v.Status})
+	}
+	page, _ := strconv.Atoi(c.QueryParam("page"))
+	page = max(page, 0)
+	q := signflow.ContractQuery{Search: v.Search, Page: page, Size: contractsPageSize}
+	if v.Status != "" {
+		q.Statuses = []string{v.Status}
+	}
+	list, total, err := h.svc.AdminContracts(q)
+	if err != nil {
+		return err
+	}
+	v.Total = total
+	for _, cv := range list {
+		doc := document.CardOf(cv, "", d.Lang)
+		v.Rows = append(v.Rows, contractRow{ID: cv.ID, Number: cv.Number, URL: "/console/contracts/" + cv.ID, Title: doc.Title,
+			Date: doc.Date, Amount: doc.Amount, Status: cv.Status, StatusText: doc.StatusText, StatusClass: doc.StatusClass,
+			Seller: signflow.PartyName(cv.Seller, cv.SellerIN), Buyer: signflow.PartyName(cv.Buyer, cv.BuyerIN)})
+	}
+	pages := (total + contractsPageSize - 1) / contractsPageSize
+	if pages > 1 {
+		v.PageText = d.T.F("pageNofM", "page", strconv.Itoa(page+1), "pages", strconv.Itoa(pages))
+		link := func(p int) string {
+			qs := url.Values{"page": {strconv.Itoa(p)}}
+			if v.Search != "" {
+				qs.Set("search", v.Search)
+			}
+			if v.Status != "" {
+				qs.Set("status", v.Status)
+			}
+			return "/console/contracts?" + qs.Encode()
+		}
+		if page > 0 {
+			v.Newer = link(page - 1)
+		}
+		if page+1 < pages {
+			v.Older = link(page + 1)
+		}
+	}
+	d.Page = v
+	return h.render(c, http.StatusOK, "contracts", d)
+}
+
+// contractView is a contract's page.
+type contractView struct {
+	Doc        *document.Doc
+	PDF        []pdfLink
+	CanCancel  bool
+	Confirming bool // the administrator asked to cancel: the page asks to confirm
+	Deliveries string
+	CancelURL  string
+	BackURL    string
+}
+
+type pdfLink struct{ Lang, Label, URL string }
+
+// contract is GET /console/contracts/{id}[?confirm=cancel].
+func (h *handler) contract(c echo.Context) error {
+	d := h.start(c, "/console/contracts", "nav.contracts")
+	if c.QueryParam("cancelled") == "1" {
+		d.Notice = d.T["cancelledNotice"]
+	}
+	return h.contractPage(c, d, http.StatusOK)
+}
+
+func (h *handler) contractPage(c echo.Context, d *pageData, status int) error {
+	v, err := h.svc.AdminContract(c.Param("id"))
+	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
+		d.Title = d.T["contractMissing"]
+		return h.render(c, http.StatusNotFound, "missing", d)
+	} else if err != nil {
+		return err
+	}
+	audit, err := h.svc.AuditTrail(v.ID)
+	if err != nil {
+		return err
+	}
+	cv := &contractView{Doc: document.New(v, audit, d.Lang, document.Options{}), BackURL: "/console/contracts",
+		CanCancel: v.Status == signflow.StatusCreated, CancelURL: "/console/contracts/" + v.ID + "/cancel",
+		Deliveries: "/console/deliveries?contract=" + v.ID}
+	cv.Confirming = cv.CanCancel && c.QueryParam("confirm") == "cancel"
+	for _, l := range signflow.Languages {
+		cv.PDF = append(cv.PDF, pdfLink{Lang: l, Label: "PDF " + l, URL: "/console/contracts/" + v.ID + "/pdf?lang=" + l})
+	}
+	d.Title = cv.Doc.NumberText + " · " + h.serviceName
+	d.Page = cv
+	return h.render(c, status, "contract", d)
+}
+
+// cancel is POST /console/contracts/{id}/cancel: the administrator
+// withdraws a CREATED contract (after the page's confirmation).
+func (h *handler) cancel(c echo.Context) error {
+	_, err := h.svc.AdminCancel(c.Param("id"), server.Actor(c))
+	if msg, ok := refusal(err); ok {
+		d := h.start(c, "/console/contracts", "nav.contracts")
+		return h.contractPage(c, d.withError(msg), http.StatusBadRequest)
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/console/contracts/"+c.Param("id")+"?cancelled=1")
+}
+
+// contractPDF is GET /console/contracts/{id}/pdf?lang=uz|ru|en, from the
+// PDF cache every route shares.
+func (h *handler) contractPDF(c echo.Context) error {
+	lang := c.QueryParam("lang")
+	if !slices.Contains(signflow.Languages, lang) {
+		lang = requestLang(c)
+	}
+	v, err := h.svc.AdminContract(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	audit, err := h.svc.AuditTrail(v.ID)
+	if err != nil {
+		return err
+	}
+	doc, err := h.pdfs.Contract(c.Request().Context(), v, audit, lang, signflow.VerifyURL(h.embedded, v.Contract))
+	if err != nil {
+		return err
+	}
+	hd := c.Response().Header()
+	hd.Set(echo.HeaderContentDisposition, `attachment; filename="contract-`+v.Number+`-`+lang+`.pdf"`)
+	hd.Set("Cache-Control", "no-store")
+	return c.Blob(http.StatusOK, "application/pdf", doc)
+}
