@@ -93,7 +93,8 @@ func (h *handler) contracts(c echo.Context) error {
 
 // contractView is a contract's page.
 type contractView struct {
-	Doc        *document.Doc
+	Doc        *document.Doc    // the card, without its audit trail: the page shows it as a timeline
+	Audit      []document.Event // the audit trail
 	PDF        []pdfLink
 	CanCancel  bool
 	Confirming bool // the administrator asked to cancel: the page asks to confirm
@@ -125,7 +126,8 @@ func (h *handler) contractPage(c echo.Context, d *pageData, status int) error {
 	if err != nil {
 		return err
 	}
-	cv := &contractView{Doc: document.New(v, audit, d.Lang, document.Options{}), BackURL: "/console/contracts",
+	cv := &contractView{Doc: document.New(v, nil, d.Lang, document.Options{}), Audit: document.New(v, audit, d.Lang, document.Options{}).Audit,
+		BackURL: "/console/contracts",
 		CanCancel: v.Status == signflow.StatusCreated, CancelURL: "/console/contracts/" + v.ID + "/cancel",
 		Deliveries: "/console/deliveries?contract=" + v.ID}
 	cv.Confirming = cv.CanCancel && c.QueryParam("confirm") == "cancel"

@@ -83,7 +83,8 @@ func (h *handler) dashboard(c echo.Context) error {
 // chartOf lays out one bar per day of the last signflow.StatsDays days,
 // today last, scaled to the busiest day.
 func chartOf(perDay map[string]int, now time.Time, d *pageData) chart {
-	const w, h, base, barW, gap = 600, 180, 150, 16, 4
+	const barW, gap, left = 16, 4, 20
+	const w, h, base = left + signflow.StatsDays*(barW+gap), 180, 150
 	ch := chart{Width: w, Height: h, Base: base, Max: 1, BgH: base - 14, TickY: base + 20}
 	days := make([]string, signflow.StatsDays)
 	total := 0
@@ -98,10 +99,10 @@ func chartOf(perDay map[string]int, now time.Time, d *pageData) chart {
 		if n > 0 {
 			bh = max(bh, 2)
 		}
-		x := 20 + i*(barW+gap)
+		x := left + i*(barW+gap)
 		ch.Bars = append(ch.Bars, bar{X: x, Y: base - bh, W: barW, H: bh, N: n, Day: day,
 			Title: d.T.F("chartBar", "date", shortDate(day), "n", strconv.Itoa(n))})
-		if i%7 == 0 || i == len(days)-1 {
+		if (len(days)-1-i)%7 == 0 { // today, and each week before it
 			ch.Ticks = append(ch.Ticks, tick{X: x + barW/2, Text: shortDate(day)})
 		}
 	}

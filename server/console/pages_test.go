@@ -33,8 +33,8 @@ func TestConsolePages(t *testing.T) {
 
 	mustHave(t, "dashboard", b.get("/console?lang=en"), 200, `<html lang="en">`, `aria-current="page">Dashboard</a>`,
 		">Contracts</a>", ">Templates</a>", ">Owners</a>", ">Apps</a>", ">Keys</a>", ">Deliveries</a>", ">Log out</button>",
-		"Contracts by status", `<strong>1</strong><span>Awaiting signatures</span>`, `<svg viewBox="0 0 600 180" role="img"`,
-		"1 contracts in 30 days", "Failed deliveries", "CONTRACT_CREATED → App A", `href="/console/deliveries?status=FAILED#d-`)
+		"Contracts by status", `<strong>1</strong><span>Awaiting signatures</span>`, `<svg viewBox="0 0 620 180" role="img"`,
+		"Created in 30 days: 1", "Failed deliveries", "CONTRACT_CREATED → App A", `href="/console/deliveries?status=FAILED#d-`)
 	mustHave(t, "dashboard ru", b.get("/console?lang=ru"), 200, `<html lang="ru">`, "Договоры по статусам", ">Выйти</button>")
 	mustHave(t, "dashboard uz (remembered)", b.get("/console?lang=uz"), 200, `<html lang="uz">`, ">Chiqish</button>")
 	mustHave(t, "the remembered language", b.get("/console/owners"), 200, `<html lang="uz">`)
