@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-
 	"contracts/server/i18n"
 	"contracts/signflow"
 
@@ -165,4 +164,3 @@ func refusal(err error) (string, bool) {
 	}
 	return "", false
 }
-
