@@ -191,3 +191,58 @@ func TestAdminLists(t *testing.T) {
 		t.Errorf("templates %d %v", len(tpls), err)
 	}
 }
+
+// The failed and the pending deliveries are listed by status in outbox
+// order, and a delivery leaves the failed list when it is sent again.
+func TestDeliveriesByStatus(t *testing.T) {
+	w := fixture.NewStandard(t)
+	c := w.Contract(t)
+	statuses := []string{signflow.DeliveryFailed, signflow.DeliveryDelivered, signflow.DeliveryPending, signflow.DeliveryFailed, signflow.DeliveryFailed}
+	var ids []string
+	fixture.Must(t, func() error {
+		return w.DB.Update(func(tx signflow.Tx) error {
+			for _, st := range statuses {
+				d := &signflow.Delivery{ID: signflow.NewID(), Event: signflow.EventCreated, ContractID: c.ID, Status: signflow.DeliveryPending}
+				if err := tx.AddDelivery(d); err != nil {
+					return err
+				}
+				d.Status = st
+				if err := tx.PutDelivery(d); err != nil {
+					return err
+				}
+				ids = append(ids, d.ID)
+			}
+			return nil
+		})
+	})
+	list := func(status string) []string {
+		ds, err := w.Service.Deliveries(signflow.DeliveryFilter{Status: status})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range ds {
+			if d.Status != status {
+				t.Errorf("a %s delivery listed as %s", d.Status, status)
+			}
+			out = append(out, d.ID)
+		}
+		return out
+	}
+	if got := list(signflow.DeliveryFailed); !slices.Equal(got, []string{ids[0], ids[3], ids[4]}) {
+		t.Errorf("failed: %v", got)
+	}
+	if err := w.Service.Redeliver(ids[3]); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(signflow.DeliveryFailed); !slices.Equal(got, []string{ids[0], ids[4]}) {
+		t.Errorf("failed after a redelivery: %v", got)
+	}
+	pending := list(signflow.DeliveryPending)
+	if !slices.Contains(pending, ids[2]) || !slices.Contains(pending, ids[3]) || slices.Contains(pending, ids[0]) {
+		t.Errorf("pending: %v", pending)
+	}
+	if got := list(signflow.DeliveryDelivered); !slices.Equal(got, []string{ids[1]}) {
+		t.Errorf("delivered: %v", got)
+	}
+}

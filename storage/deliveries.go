@@ -40,6 +40,15 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 	if err != nil {
 		return err
 	}
+	failed := t.bucket(bucketDeliveryFailed)
+	if d.Status == signflow.DeliveryFailed {
+		err = failed.Put(seq8(d.Seq), []byte(d.ID))
+	} else {
+		err = failed.Delete(seq8(d.Seq))
+	}
+	if err != nil {
+		return err
+	}
 	return t.put(bucketDeliveries, []byte(d.ID), d)
 }
 
@@ -66,6 +75,22 @@ func (t *tx) Deliveries(f signflow.DeliveryFilter) ([]*signflow.Delivery, error)
 	var out []*signflow.Delivery
 	keep := func(d *signflow.Delivery) bool {
 		return (f.Status == "" || d.Status == f.Status) && (f.ContractID == "" || d.ContractID == f.ContractID)
+	}
+	if f.ContractID == "" && (f.Status == signflow.DeliveryFailed || f.Status == signflow.DeliveryPending) {
+		// The failed and the pending have indexes of their own, in outbox order.
+		b := t.bucket(bucketDeliveryFailed)
+		if f.Status == signflow.DeliveryPending {
+			b = t.bucket(bucketDeliveryQueue)
+		}
+		c := b.Cursor()
+		for k, id := c.First(); k != nil && len(out) < f.Limit; k, id = c.Next() {
+			d, err := t.Delivery(string(id))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, d)
+		}
+		return out, nil
 	}
 	if f.ContractID != "" {
 		prefix := join([]byte(f.ContractID), nil)
