@@ -35,9 +35,11 @@
 // and every reason, so one run shows them all.
 //
 // The suites of the interfaces and pages (server/embedded, server/keyapi,
-// server/signpage, server/cabinet) send their requests through a Caller
-// and write their scenarios as tables of Scenario rows for Run, the one
-// runner: a request, its status, refusal reason, headers and body parts.
+// server/signpage, server/cabinet, server/console) send their requests
+// through a Caller and write their scenarios as tables of Scenario rows
+// for Run, the one runner: a request, its status, refusal reason, headers
+// and body parts. A page's forms are sent as url.Values, their CSRF token
+// put in by FormField.
 // ScopeMatrix proves an interface's scopes route by route.
 package apitest
 

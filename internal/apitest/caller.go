@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -64,13 +65,18 @@ func (r Reply) Cookie(name string) *http.Cookie {
 
 // Do sends one request and reads the whole answer. body is sent as JSON
 // ("application/json"): a string or func() string as it is, nil as no body
-// at all, anything else encoded. header holds name, value pairs, set after
-// the body's type and the credential, so that they can replace either.
+// at all, anything else encoded; url.Values is sent as a form
+// ("application/x-www-form-urlencoded"). header holds name, value pairs,
+// set after the body's type and the credential, so that they can replace
+// either.
 func (c *Caller) Do(tb testing.TB, method, path, credential string, body any, header ...string) Reply {
 	tb.Helper()
 	var rd io.Reader
+	contentType := "application/json"
 	switch b := body.(type) {
 	case nil:
+	case url.Values:
+		rd, contentType = strings.NewReader(b.Encode()), formType
 	case string:
 		rd = strings.NewReader(b)
 	case func() string:
@@ -87,7 +93,7 @@ func (c *Caller) Do(tb testing.TB, method, path, credential string, body any, he
 		tb.Fatal(err)
 	}
 	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 	if credential != "" && c.Auth != nil {
 		c.Auth(req, credential)
