@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/signflow"
 )
 
@@ -18,32 +20,34 @@ func TestConsoleWithoutSessionShowsLogin(t *testing.T) {
 	c := e.contract(t)
 	d := e.failedDelivery(t, c.ID)
 	b := e.browser(t)
-	gets := []string{"/console", "/console/contracts", "/console/contracts/" + c.ID, "/console/contracts/" + c.ID + "/pdf?lang=en",
+	var rows []apitest.Scenario
+	for _, path := range []string{"/console", "/console/contracts", "/console/contracts/" + c.ID, "/console/contracts/" + c.ID + "/pdf?lang=en",
 		"/console/templates", "/console/templates?new=1", "/console/owners", "/console/apps", "/console/apps?new=1", "/console/keys",
-		"/console/deliveries?status=FAILED"}
-	for _, path := range gets {
-		p := b.get(path + sep(path) + "lang=en")
-		if p.status != 200 || !strings.Contains(p.body, `<label for="token">Admin token</label>`) || !strings.Contains(p.body, ">Log in</button>") {
-			t.Errorf("GET %s without a session: %d\n%.300s", path, p.status, p.body)
-		}
-		if csp := p.header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "script-src 'self'") {
-			t.Errorf("GET %s: CSP %q", path, csp)
-		}
-		if strings.Contains(p.body, c.Number) || strings.Contains(p.body, "Log out") {
-			t.Errorf("GET %s without a session shows the console", path)
-		}
+		"/console/deliveries?status=FAILED"} {
+		rows = append(rows, apitest.Scenario{Name: "GET " + path, Path: path + sep(path) + "lang=en", Status: 200,
+			Want: []string{`<label for="token">Admin token</label>`, ">Log in</button>"}, Not: []string{c.Number, "Log out"}})
 	}
-	posts := []string{"/console/contracts/" + c.ID + "/cancel", "/console/templates", "/console/templates/" + e.Template.ID + "/unpublish",
-		"/console/owners", "/console/apps", "/console/apps/" + e.AppA.ID + "/secret", "/console/apps/" + e.AppA.ID + "/cancel",
-		"/console/keys", "/console/keys/" + e.KeyA.ID + "/revoke", "/console/deliveries/" + d.ID + "/redeliver", "/console/logout"}
-	for _, path := range posts {
-		p := b.post(path, url.Values{"name": {"X"}, "owner": {"301234567"}, "scopes": {"CONTRACTS_READ"}, "allTemplates": {"true"},
-			"in": {"309000001"}, "type": {"COMPANY"}, "legalName": {"X"}})
-		if p.status != http.StatusUnauthorized || !strings.Contains(p.body, `id="token"`) {
-			t.Errorf("POST %s without a session: %d", path, p.status)
-		}
+	apitest.Run(t, b.api, rows)
+	rows = nil
+	for _, path := range acts(e, c.ID, d.ID) {
+		rows = append(rows, apitest.Scenario{Name: "POST " + path, Method: "POST", Path: path, As: pageToken, Body: actForm(),
+			Status: http.StatusUnauthorized, Want: []string{`id="token"`}})
 	}
+	apitest.Run(t, b.api, rows)
 	assertUnchanged(t, e, c.ID, d.ID)
+}
+
+// acts are the console's POST routes, each a change to the records.
+func acts(e *env, contractID, deliveryID string) []string {
+	return []string{"/console/contracts/" + contractID + "/cancel", "/console/templates", "/console/templates/" + e.Template.ID + "/unpublish",
+		"/console/owners", "/console/apps", "/console/apps/" + e.AppA.ID + "/secret", "/console/apps/" + e.AppA.ID + "/cancel",
+		"/console/keys", "/console/keys/" + e.KeyA.ID + "/revoke", "/console/deliveries/" + deliveryID + "/redeliver", "/console/logout"}
+}
+
+// actForm is a form that every act would take.
+func actForm() url.Values {
+	return url.Values{"name": {"X"}, "owner": {"301234567"}, "scopes": {"CONTRACTS_READ"}, "allTemplates": {"true"},
+		"in": {"309000001"}, "type": {"COMPANY"}, "legalName": {"X"}}
 }
 
 // assertUnchanged checks that nothing the console could do happened.
@@ -93,93 +97,90 @@ func sep(path string) string {
 func TestConsoleLogin(t *testing.T) {
 	e := newEnv(t)
 	b := e.browser(t)
-	first := b.get("/console?lang=en")
-	if !strings.Contains(first.header.Get("Set-Cookie"), "console_login=") {
-		t.Fatalf("the login page sets no binding cookie: %v", first.header)
+	noSession := func(t *testing.T, r apitest.Reply) {
+		if r.Cookie("console_session") != nil {
+			t.Fatal("a session cookie was set")
+		}
 	}
-
-	// A login form of another page (another binding) is refused.
-	if p := b.post("/console/login", url.Values{"token": {adminToken}, "csrf": {"forged-forged-forged-forged"}}); p.status != http.StatusForbidden ||
-		!strings.Contains(p.body, "out of date") {
-		t.Fatalf("forged login CSRF: %d", p.status)
+	rows := []apitest.Scenario{
+		{Name: "the login page", Path: "/console?lang=en", Status: 200, Check: func(t *testing.T, r apitest.Reply) {
+			if !strings.Contains(r.Header.Get("Set-Cookie"), "console_login=") {
+				t.Fatalf("the login page sets no binding cookie: %v", r.Header)
+			}
+		}},
+		// A login form of another page (another binding) is refused.
+		{Name: "forged login CSRF", Method: "POST", Path: "/console/login", Body: url.Values{"token": {adminToken}, "csrf": {"forged-forged-forged-forged"}},
+			Status: http.StatusForbidden, Want: []string{"out of date"}},
 	}
 	for i := 1; i < signflow.LoginWrongLimit; i++ {
-		p := b.post("/console/login", url.Values{"token": {"wrong-token"}})
-		if p.status != http.StatusUnauthorized || !strings.Contains(p.body, "The token is wrong.") || strings.Contains(p.header.Get("Set-Cookie"), "console_session=") {
-			t.Fatalf("wrong token %d: %d", i, p.status)
-		}
+		rows = append(rows, apitest.Scenario{Name: fmt.Sprintf("wrong token %d", i), Method: "POST", Path: "/console/login", As: pageToken,
+			Body: url.Values{"token": {"wrong-token"}}, Status: http.StatusUnauthorized, Want: []string{"The token is wrong."}, Check: noSession})
 	}
-	p := b.post("/console/login", url.Values{"token": {adminToken + "x"}})
-	if p.status != http.StatusTooManyRequests || p.header.Get("Retry-After") != "900" || !strings.Contains(p.body, "locked for 15 min") {
-		t.Fatalf("the fifth wrong token: %d %q\n%s", p.status, p.header.Get("Retry-After"), p.body)
-	}
-	if p := b.post("/console/login", url.Values{"token": {adminToken}}); p.status != http.StatusTooManyRequests {
-		t.Fatalf("the right token while locked: %d", p.status)
-	}
-	e.Clock.Advance(signflow.LoginLockTime)
-	p = b.post("/console/login", url.Values{"token": {adminToken}, "next": {"/console/owners?lang=en"}})
-	if p.status != http.StatusSeeOther || p.location != "/console/owners?lang=en" {
-		t.Fatalf("the right token after the lock: %d %q", p.status, p.location)
-	}
-	ck := p.header.Get("Set-Cookie")
-	for _, want := range []string{"console_session=", "Path=/console", "HttpOnly", "SameSite=Strict"} {
-		if !strings.Contains(ck, want) {
-			t.Errorf("session cookie %q lacks %s", ck, want)
-		}
-	}
-	if p := b.get("/console/owners"); p.status != 200 || !strings.Contains(p.body, "Create owner") || !strings.Contains(p.body, "Log out") {
-		t.Fatalf("after the login: %d", p.status)
-	}
+	rows = append(rows,
+		apitest.Scenario{Name: "the fifth wrong token", Method: "POST", Path: "/console/login", As: pageToken, Body: url.Values{"token": {adminToken + "x"}},
+			Status: http.StatusTooManyRequests, WantHeader: map[string]string{"Retry-After": "900"}, Want: []string{"locked for 15 min"}},
+		apitest.Scenario{Name: "the right token while locked", Method: "POST", Path: "/console/login", As: pageToken, Body: url.Values{"token": {adminToken}},
+			Status: http.StatusTooManyRequests},
+		apitest.Scenario{Name: "the right token after the lock", Before: func() { e.Clock.Advance(signflow.LoginLockTime) }, Method: "POST",
+			Path: "/console/login", As: pageToken, Body: url.Values{"token": {adminToken}, "next": {"/console/owners?lang=en"}},
+			Status: http.StatusSeeOther, WantHeader: map[string]string{"Location": "/console/owners?lang=en"}, Check: func(t *testing.T, r apitest.Reply) {
+				ck := r.Header.Get("Set-Cookie")
+				for _, want := range []string{"console_session=", "Path=/console", "HttpOnly", "SameSite=Strict"} {
+					if !strings.Contains(ck, want) {
+						t.Errorf("session cookie %q lacks %s", ck, want)
+					}
+				}
+			}},
+		apitest.Scenario{Name: "after the login", Path: "/console/owners", Status: 200, Want: []string{"Create owner", "Log out"}},
+	)
+	apitest.Run(t, b.api, rows)
+
 	// A return address outside the console is not followed.
 	b2 := e.browser(t)
-	b2.get("/console")
-	if p := b2.post("/console/login", url.Values{"token": {adminToken}, "next": {"//evil.example/x"}}); p.location != "/console" {
-		t.Errorf("next outside the console: %q", p.location)
-	}
+	apitest.Run(t, b2.api, []apitest.Scenario{
+		{Name: "login page", Path: "/console", Status: 200},
+		{Name: "next outside the console", Method: "POST", Path: "/console/login", As: pageToken, Body: url.Values{"token": {adminToken}, "next": {"//evil.example/x"}},
+			Status: http.StatusSeeOther, WantHeader: map[string]string{"Location": "/console"}},
+	})
 
 	// Idle for the time-out: the login page, saying why.
-	e.Clock.Advance(29 * time.Minute)
-	if p := b.get("/console"); p.status != 200 || strings.Contains(p.body, `id="token"`) {
-		t.Fatalf("29 idle minutes ended the session")
-	}
-	e.Clock.Advance(30 * time.Minute)
-	if p := b.get("/console?lang=en"); !strings.Contains(p.body, `id="token"`) || !strings.Contains(p.body, "session ended") {
-		t.Fatalf("30 idle minutes: %d\n%.400s", p.status, p.body)
-	}
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "29 idle minutes", Before: func() { e.Clock.Advance(29 * time.Minute) }, Path: "/console", Status: 200, Not: []string{`id="token"`}},
+		{Name: "30 idle minutes", Before: func() { e.Clock.Advance(30 * time.Minute) }, Path: "/console?lang=en", Status: 200,
+			Want: []string{`id="token"`, "session ended"}},
+	})
 
 	// Log out ends the session on the server: the old cookie opens nothing.
 	b = e.loggedIn(t)
 	cookies := b.c.Jar.Cookies(mustURL(t, e.admin.URL+"/console"))
-	if p := b.post("/console/logout", nil); p.status != http.StatusSeeOther {
-		t.Fatalf("log out: %d", p.status)
-	}
 	replay := e.browser(t)
-	replay.c.Jar.SetCookies(mustURL(t, e.admin.URL+"/console"), cookies)
-	if p := replay.get("/console"); !strings.Contains(p.body, `id="token"`) {
-		t.Fatal("the cookie of a logged-out session still opens the console")
-	}
+	apitest.Run(t, b.api, []apitest.Scenario{{Name: "log out", Method: "POST", Path: "/console/logout", As: pageToken, Body: url.Values{},
+		Status: http.StatusSeeOther, Check: func(t *testing.T, _ apitest.Reply) {
+			replay.c.Jar.SetCookies(mustURL(t, e.admin.URL+"/console"), cookies)
+			apitest.Run(t, replay.api, []apitest.Scenario{{Name: "the logged-out cookie", Path: "/console", Status: 200, Want: []string{`id="token"`}}})
+		}}})
 }
 
 // A wrong-token lock is the address's own: another browser from the
 // same address is locked too, a browser from another address is not.
 func TestConsoleLockIsPerAddress(t *testing.T) {
 	e := newEnv(t)
-	b := e.browser(t)
-	b.get("/console")
-	for i := 0; i < signflow.LoginWrongLimit; i++ {
-		b.post("/console/login", url.Values{"token": {"wrong"}})
+	login := func(token string, status int) apitest.Scenario {
+		return apitest.Scenario{Name: "log in", Method: "POST", Path: "/console/login", As: pageToken, Body: url.Values{"token": {token}}, Status: status}
 	}
-	same := e.browser(t)
-	same.get("/console")
-	if p := same.post("/console/login", url.Values{"token": {adminToken}}); p.status != http.StatusTooManyRequests {
-		t.Fatalf("another browser from the locked address: %d", p.status)
+	rows := []apitest.Scenario{{Name: "login page", Path: "/console", Status: 200}}
+	for i := 1; i < signflow.LoginWrongLimit; i++ {
+		rows = append(rows, login("wrong", http.StatusUnauthorized))
 	}
+	apitest.Run(t, e.browser(t).api, append(rows, login("wrong", http.StatusTooManyRequests)))
+
+	// Another browser from the locked address.
+	apitest.Run(t, e.browser(t).api, []apitest.Scenario{{Name: "login page", Path: "/console", Status: 200}, login(adminToken, http.StatusTooManyRequests)})
+	// A browser from another address.
 	other := e.browser(t)
 	other.c.Transport = &http.Transport{DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}).DialContext}
-	other.get("/console")
-	if p := other.post("/console/login", url.Values{"token": {adminToken}}); p.status != http.StatusSeeOther {
-		t.Fatalf("a browser from another address: %d", p.status)
-	}
+	t.Cleanup(other.c.CloseIdleConnections)
+	apitest.Run(t, other.api, []apitest.Scenario{{Name: "login page", Path: "/console", Status: 200}, login(adminToken, http.StatusSeeOther)})
 }
 
 // With a session, a POST without the session's CSRF token is refused
@@ -189,39 +190,37 @@ func TestConsoleRefusesPostsWithoutCSRF(t *testing.T) {
 	c := e.contract(t)
 	d := e.failedDelivery(t, c.ID)
 	b := e.loggedIn(t)
-	posts := []string{"/console/contracts/" + c.ID + "/cancel", "/console/templates", "/console/templates/" + e.Template.ID + "/unpublish",
-		"/console/owners", "/console/apps", "/console/apps/" + e.AppA.ID + "/secret", "/console/apps/" + e.AppA.ID + "/cancel",
-		"/console/keys", "/console/keys/" + e.KeyA.ID + "/revoke", "/console/deliveries/" + d.ID + "/redeliver", "/console/logout"}
+	var rows []apitest.Scenario
 	for _, token := range []string{"", "wrong-token-wrong-token"} {
-		for _, path := range posts {
-			p := b.post(path, url.Values{"csrf": {token}, "name": {"X"}, "owner": {"301234567"}, "scopes": {"CONTRACTS_READ"},
-				"allTemplates": {"true"}, "in": {"309000001"}, "type": {"COMPANY"}, "legalName": {"X"}})
-			if p.status != http.StatusForbidden || !strings.Contains(p.body, "out of date") {
-				t.Errorf("POST %s with CSRF %q: %d", path, token, p.status)
-			}
+		for _, path := range acts(e, c.ID, d.ID) {
+			form := actForm()
+			form.Set("csrf", token)
+			rows = append(rows, apitest.Scenario{Name: "POST " + path + " with CSRF " + token, Method: "POST", Path: path, As: pageToken, Body: form,
+				Status: http.StatusForbidden, Want: []string{"out of date"}})
 		}
 	}
+	apitest.Run(t, b.api, rows)
 	assertUnchanged(t, e, c.ID, d.ID)
-	if p := b.get("/console"); strings.Contains(p.body, `id="token"`) {
-		t.Error("a refused logout ended the session")
-	}
+	apitest.Run(t, b.api, []apitest.Scenario{{Name: "a refused logout kept the session", Path: "/console", Status: 200, Not: []string{`id="token"`}}})
 }
 
 // The admin listener's Host check covers the console.
 func TestConsoleHostCheck(t *testing.T) {
 	e := newEnv(t)
-	for _, path := range []string{"/console", "/console/assets/console.css"} {
-		req, _ := http.NewRequest("GET", e.admin.URL+path, nil)
-		req.Host = "console.evil.example"
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode != http.StatusMisdirectedRequest {
-			t.Errorf("%s for another host: %d", path, res.StatusCode)
-		}
-	}
+	evil := &apitest.Caller{URL: e.admin.URL, HTTP: &http.Client{Transport: hostAs("console.evil.example")}}
+	apitest.Run(t, evil, []apitest.Scenario{
+		{Name: "page for another host", Path: "/console", Status: http.StatusMisdirectedRequest},
+		{Name: "file for another host", Path: "/console/assets/console.css", Status: http.StatusMisdirectedRequest},
+	})
+}
+
+// hostAs sends every request as if to host.
+type hostAs string
+
+func (h hostAs) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Host = string(h)
+	return http.DefaultTransport.RoundTrip(req)
 }
 
 func mustURL(t *testing.T, s string) *url.URL {

@@ -3,6 +3,7 @@ package console_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/apitest"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/admin"
@@ -53,65 +55,120 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-// browser is an HTTP client of the console with its own cookies; it
-// does not follow redirects, and keeps the CSRF token of the last page.
+// browser is a browser of the console: its cookies, and the CSRF token
+// of the last page it loaded. It does not follow redirects.
 type browser struct {
 	t    *testing.T
 	e    *env
 	c    *http.Client
 	csrf string
+	// api sends the browser's requests: a form goes with the CSRF token
+	// given as the row's credential (pageToken: the one of the page it
+	// loaded last), and the token of each page it loads is kept; every
+	// page answered must keep pageRules.
+	api *apitest.Caller
 }
+
+// pageToken, as a row's credential, is the CSRF token of the page the
+// browser loaded last, which a form of that page carries.
+const pageToken = "(the page's CSRF token)"
 
 func (e *env) browser(t *testing.T) *browser {
 	jar, _ := cookiejar.New(nil)
-	return &browser{t: t, e: e, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+	b := &browser{t: t, e: e, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}}
+	csrf := apitest.FormField("csrf")
+	b.api = &apitest.Caller{URL: e.admin.URL, HTTP: b.c, Read: b.keepCSRF, Answer: pageRules,
+		Auth: func(req *http.Request, token string) {
+			if token == pageToken {
+				token = b.csrf
+			}
+			csrf(req, token)
+		}}
+	return b
 }
 
 var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 
-// page is one answer.
-type page struct {
-	status   int
-	body     string
-	location string
-	header   http.Header
-}
-
-func (b *browser) do(req *http.Request) page {
-	b.t.Helper()
-	res, err := b.c.Do(req)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	p := page{status: res.StatusCode, body: string(data), location: res.Header.Get("Location"), header: res.Header}
-	if m := csrfRE.FindStringSubmatch(p.body); m != nil {
+// keepCSRF keeps the CSRF token of the page the browser loaded.
+func (b *browser) keepCSRF(_ *http.Request, r *apitest.Reply) error {
+	if m := csrfRE.FindStringSubmatch(r.Body); m != nil {
 		b.csrf = m[1]
 	}
-	return p
+	return nil
 }
 
-func (b *browser) get(path string) page {
+var (
+	scriptTag = regexp.MustCompile(`<script\b[^>]*>`)
+	// inline event handlers and style attributes, which the CSP blocks
+	inlineAttr = regexp.MustCompile(`\s(on[a-z]+|style)\s*=\s*["']`)
+)
+
+// pageRules are what every page of the console keeps (Caller.Answer): a
+// strict CSP that keeps it out of frames, no caching, and nothing inline
+// that the CSP would block — every script a file of its own, no event
+// handler or style attributes.
+func pageRules(_ string, r apitest.Reply) []string {
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+		return nil
+	}
+	var out []string
+	csp := r.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			out = append(out, fmt.Sprintf("CSP %q lacks %s", csp, want))
+		}
+	}
+	if strings.Contains(csp, "unsafe-") {
+		out = append(out, fmt.Sprintf("CSP %q allows something unsafe", csp))
+	}
+	if got := r.Header.Get("Cache-Control"); got != "no-store" {
+		out = append(out, fmt.Sprintf("Cache-Control %q", got))
+	}
+	if got := r.Header.Get("X-Frame-Options"); got != "DENY" {
+		out = append(out, fmt.Sprintf("X-Frame-Options %q", got))
+	}
+	for _, tag := range scriptTag.FindAllString(r.Body, -1) {
+		if !strings.Contains(tag, ` src="/console/assets/`) {
+			out = append(out, "an inline script: "+tag)
+		}
+	}
+	if m := inlineAttr.FindString(r.Body); m != "" {
+		out = append(out, "an inline attribute:"+m)
+	}
+	return out
+}
+
+// get loads a page and keeps its CSRF token.
+func (b *browser) get(path string) apitest.Reply {
 	b.t.Helper()
-	req, _ := http.NewRequest("GET", b.e.admin.URL+path, nil)
-	return b.do(req)
+	r := b.api.Do(b.t, "GET", path, "", nil)
+	b.api.Check(b.t, path, r)
+	return r
 }
 
 // post sends a form with the page's CSRF token unless the form has one.
-func (b *browser) post(path string, form url.Values) page {
+func (b *browser) post(path string, form url.Values) apitest.Reply {
 	b.t.Helper()
 	if form == nil {
 		form = url.Values{}
 	}
-	if _, ok := form["csrf"]; !ok {
-		form.Set("csrf", b.csrf)
+	r := b.api.Do(b.t, "POST", path, pageToken, form)
+	b.api.Check(b.t, path, r)
+	return r
+}
+
+// then is the Check of a row whose act answers 303 See Other: the page
+// the browser is sent to, asked for as the row next.
+func (b *browser) then(next apitest.Scenario) func(*testing.T, apitest.Reply) {
+	return func(t *testing.T, r apitest.Reply) {
+		next.Path = r.Header.Get("Location")
+		if next.Name == "" {
+			next.Name = "then " + next.Path
+		}
+		apitest.Run(t, b.api, []apitest.Scenario{next})
 	}
-	req, _ := http.NewRequest("POST", b.e.admin.URL+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return b.do(req)
 }
 
 // loggedIn returns a browser with a console session.
@@ -119,12 +176,12 @@ func (e *env) loggedIn(t *testing.T) *browser {
 	t.Helper()
 	b := e.browser(t)
 	b.get("/console?lang=en")
-	p := b.post("/console/login", url.Values{"token": {adminToken}, "next": {"/console"}})
-	if p.status != http.StatusSeeOther || p.location != "/console" {
-		t.Fatalf("login: %d %s", p.status, p.location)
+	r := b.post("/console/login", url.Values{"token": {adminToken}, "next": {"/console"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/console" {
+		t.Fatalf("login: %d %s", r.Status, r.Header.Get("Location"))
 	}
-	if p := b.get("/console"); p.status != 200 || !strings.Contains(p.body, "Contracts by status") {
-		t.Fatalf("the dashboard after the login: %d\n%s", p.status, p.body)
+	if r := b.get("/console"); r.Status != 200 || !strings.Contains(r.Body, "Contracts by status") {
+		t.Fatalf("the dashboard after the login: %d\n%s", r.Status, r.Body)
 	}
 	return b
 }

@@ -1,0 +1,58 @@
+package console_test
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+
+	"contracts/internal/apitest"
+	"contracts/internal/fixture"
+	"contracts/signflow"
+)
+
+// Cancel contract asks first, then cancels as the administrator: the
+// audit trail names the admin's act, the webhooks tell of it, and a
+// second cancel is refused on the page.
+func TestConsoleCancelContract(t *testing.T) {
+	e := newEnv(t)
+	fixture.Must(t, func() error {
+		return e.DB.Update(func(tx signflow.Tx) error {
+			a, err := tx.App(e.AppA.ID)
+			if err != nil {
+				return err
+			}
+			a.WebhookURL = "https://shop.example/hook"
+			return tx.PutApp(a)
+		})
+	})
+	c := e.contract(t)
+	b := e.loggedIn(t)
+	page := "/console/contracts/" + c.ID
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "confirmation", Path: page + "?confirm=cancel", Status: 200, Want: []string{"Cancel this contract?", ">Confirm</button>", ">Back</a>"},
+			Check: func(t *testing.T, _ apitest.Reply) {
+				if got, _ := e.Service.AdminContract(c.ID); got.Status != signflow.StatusCreated {
+					t.Fatal("asking cancelled")
+				}
+			}},
+		{Name: "cancel", Method: "POST", Path: page + "/cancel", As: pageToken, Body: url.Values{}, Status: http.StatusSeeOther,
+			WantHeader: map[string]string{"Location": page + "?cancelled=1"}},
+		{Name: "cancelled", Path: page + "?cancelled=1", Status: 200, Want: []string{"The contract was cancelled.", "Cancelled", "Administrator · Admin token"}},
+		{Name: "no Cancel contract on a cancelled contract", Path: page, Status: 200, Not: []string{">Cancel contract</button>"}},
+	})
+	audit, _ := e.Service.AuditTrail(c.ID)
+	last := audit[len(audit)-1]
+	if last.Type != signflow.EventCancelled || last.Method != signflow.ConfirmAdmin || last.ActorIN != "" || last.IP != "127.0.0.1" {
+		t.Errorf("the audit event: %+v", last)
+	}
+	ds, _ := e.Service.Deliveries(signflow.DeliveryFilter{ContractID: c.ID})
+	told := false
+	for _, d := range ds {
+		told = told || d.Event == signflow.EventCancelled
+	}
+	if !told {
+		t.Error("no webhook tells of the cancellation")
+	}
+	apitest.Run(t, b.api, []apitest.Scenario{{Name: "second cancel", Method: "POST", Path: page + "/cancel", As: pageToken, Body: url.Values{},
+		Status: http.StatusBadRequest, Want: []string{"only a CREATED contract can be cancelled"}}})
+}

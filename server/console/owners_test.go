@@ -1,0 +1,39 @@
+package console_test
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+
+	"contracts/internal/apitest"
+	"contracts/signflow"
+)
+
+// Owners: created from the form; bad input is shown and keeps the form.
+func TestConsoleOwners(t *testing.T) {
+	e := newEnv(t)
+	b := e.loggedIn(t)
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "the form", Path: "/console/owners", Status: 200},
+		{Name: "bad number", Method: "POST", Path: "/console/owners", As: pageToken, Body: url.Values{"type": {"COMPANY"}, "in": {"12ab"}, "legalName": {"Gamma"}},
+			Status: http.StatusBadRequest, Want: []string{`role="alert"`, `value="Gamma"`}},
+		{Name: "create owner", Method: "POST", Path: "/console/owners", As: pageToken,
+			Body:   url.Values{"type": {"COMPANY"}, "in": {"305555555"}, "legalName": {"Gamma Group"}, "phone": {"+998 71 200-00-05"}},
+			Status: http.StatusSeeOther, Check: b.then(apitest.Scenario{Name: "created", Status: 200, Want: []string{"Owner 305555555 saved.", "Gamma Group"}})},
+		{Name: "create a person", Method: "POST", Path: "/console/owners", As: pageToken,
+			Body: url.Values{"type": {"CLIENT"}, "in": {"32000000000009"}, "firstName": {"Dilnoza"}, "lastName": {"Rahimova"}, "legalName": {"ignored"},
+				"phone": {"998901112200"}},
+			Status: http.StatusSeeOther, Check: func(t *testing.T, _ apitest.Reply) {
+				owners, _ := e.Service.Owners()
+				var person *signflow.Client
+				for _, o := range owners {
+					if o.IN == "32000000000009" {
+						person = o
+					}
+				}
+				if len(owners) != 4 || person == nil || person.LastName != "Rahimova" || person.LegalName != "" || person.Type != signflow.ClientIndividual {
+					t.Fatalf("owners: %d %+v", len(owners), person)
+				}
+			}},
+	})
+}
