@@ -171,16 +171,46 @@ func open(t *testing.T, ctx context.Context, url string) {
 	}
 }
 
-// shoot photographs the page at 1280 and 390 pixels, then lays it out
-// at 1280 again.
+// shoot checks the page's layout at 1280 and 390 pixels and photographs
+// it at each, then lays it out at 1280 again.
 func shoot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
+	for _, width := range []int64{1280, 390} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900)); err != nil {
+			t.Fatal(err)
+		}
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](layoutProblems))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) > 0 {
+			t.Errorf("%s at %d px: %s", name, width, strings.Join(bad, "; "))
+		}
+	}
 	browsertest.Screenshot(t, ctx, "console-"+name, 1280)
 	browsertest.Screenshot(t, ctx, "console-"+name+"-phone", 390)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1800)); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// layoutProblems lists what does not fit the window: a page wider than
+// it, a label of the dashboard's chart cut by the edge of its drawing.
+const layoutProblems = `(() => {
+  const out = [];
+  const page = document.documentElement.scrollWidth;
+  if (page > innerWidth) out.push("the page is " + page + " px wide");
+  for (const svg of document.querySelectorAll(".chart svg")) {
+    const v = svg.viewBox.baseVal;
+    for (const e of svg.querySelectorAll("text")) {
+      const b = e.getBBox();
+      if (b.x < v.x || b.y < v.y || b.x + b.width > v.x + v.width || b.y + b.height > v.y + v.height) {
+        out.push("the chart's label " + e.textContent + " is cut");
+      }
+    }
+  }
+  return out;
+})()`
 
 // waitURL waits until the tab's address holds part.
 func waitURL(t *testing.T, ctx context.Context, part string) {

@@ -48,6 +48,9 @@ func (h *handler) contracts(c echo.Context) error {
 	}
 	v.Statuses = append(v.Statuses, option{Value: "", Label: d.T["allStatuses"], Selected: v.Status == ""})
 	for _, st := range signflow.ContractStatuses {
+		if legacy(st) && st != v.Status {
+			continue
+		}
 		v.Statuses = append(v.Statuses, option{Value: st, Label: d.T.Or("status."+st, st), Selected: st == v.Status})
 	}
 	page, _ := strconv.Atoi(c.QueryParam("page"))

@@ -29,6 +29,7 @@ type statusCount struct {
 // chart is the SVG bar chart of contracts created per day.
 type chart struct {
 	Width, Height, Base, Max int
+	Right, Top, CountY       int // where the last bar ends, where the tracks begin, the count's line
 	BgH, TickY               int // the height of a bar's track, the line of the dates
 	Bars                     []bar
 	Ticks                    []tick
@@ -60,6 +61,9 @@ func (h *handler) dashboard(c echo.Context) error {
 	for _, st := range signflow.ContractStatuses {
 		n := stats.ByStatus[st]
 		v.Total += n
+		if n == 0 && legacy(st) {
+			continue
+		}
 		v.ByStatus = append(v.ByStatus, statusCount{Status: st, Label: d.T.Or("status."+st, st), Class: strings.ToLower(st),
 			URL: "/console/contracts?status=" + st, N: n})
 	}
@@ -80,12 +84,30 @@ func (h *handler) dashboard(c echo.Context) error {
 	return h.render(c, http.StatusOK, "dashboard", d)
 }
 
+// legacy reports whether st is one of the statuses the state machine
+// never produces (SIGNED_BY_SELLER, SIGNED_BY_BUYER): the pages name them
+// only where a contract holds one, which none can.
+func legacy(st string) bool {
+	return st == signflow.StatusSignedBySeller || st == signflow.StatusSignedByBuyer
+}
+
+// The chart's layout, in its own units. The margins hold the labels at
+// the largest size the page sets them (20 units on a phone, console.css):
+// the busiest day's count above the bars, and a date centred under its
+// bar, half of the widest beyond the first bar and the last.
+const (
+	chartBarW, chartGap    = 16, 4
+	chartLeft, chartRight  = 20, 24
+	chartTop, chartCountY  = 26, 20 // where the bars' tracks begin; the count's line above them
+	chartBase, chartHeight = 150, 180
+)
+
 // chartOf lays out one bar per day of the last signflow.StatsDays days,
 // today last, scaled to the busiest day.
 func chartOf(perDay map[string]int, now time.Time, d *pageData) chart {
-	const barW, gap, left = 16, 4, 20
-	const w, h, base = left + signflow.StatsDays*(barW+gap), 180, 150
-	ch := chart{Width: w, Height: h, Base: base, Max: 1, BgH: base - 14, TickY: base + 20}
+	right := chartLeft + signflow.StatsDays*(chartBarW+chartGap) - chartGap
+	ch := chart{Width: right + chartRight, Height: chartHeight, Base: chartBase, Max: 1, Right: right, Top: chartTop, CountY: chartCountY,
+		BgH: chartBase - chartTop, TickY: chartBase + 20}
 	days := make([]string, signflow.StatsDays)
 	total := 0
 	for i := range days {
@@ -95,15 +117,15 @@ func chartOf(perDay map[string]int, now time.Time, d *pageData) chart {
 	}
 	for i, day := range days {
 		n := perDay[day]
-		bh := n * (base - 10) / ch.Max
+		bh := n * (chartBase - chartTop) / ch.Max
 		if n > 0 {
 			bh = max(bh, 2)
 		}
-		x := left + i*(barW+gap)
-		ch.Bars = append(ch.Bars, bar{X: x, Y: base - bh, W: barW, H: bh, N: n, Day: day,
+		x := chartLeft + i*(chartBarW+chartGap)
+		ch.Bars = append(ch.Bars, bar{X: x, Y: chartBase - bh, W: chartBarW, H: bh, N: n, Day: day,
 			Title: d.T.F("chartBar", "date", shortDate(day), "n", strconv.Itoa(n))})
 		if (len(days)-1-i)%7 == 0 { // today, and each week before it
-			ch.Ticks = append(ch.Ticks, tick{X: x + barW/2, Text: shortDate(day)})
+			ch.Ticks = append(ch.Ticks, tick{X: x + chartBarW/2, Text: shortDate(day)})
 		}
 	}
 	ch.Label = d.T["chartTitle"]
