@@ -120,8 +120,7 @@ func (h *handler) contract(c echo.Context) error {
 func (h *handler) contractPage(c echo.Context, d *pageData, status int) error {
 	v, err := h.svc.AdminContract(c.Param("id"))
 	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
-		d.Title = d.T["contractMissing"]
-		return h.render(c, http.StatusNotFound, "missing", d)
+		return h.missing(c, d, "contractMissing")
 	} else if err != nil {
 		return err
 	}
@@ -146,8 +145,13 @@ func (h *handler) contractPage(c echo.Context, d *pageData, status int) error {
 // withdraws a CREATED contract (after the page's confirmation).
 func (h *handler) cancel(c echo.Context) error {
 	_, err := h.svc.AdminCancel(c.Param("id"), server.Actor(c))
-	if msg, ok := refusal(err); ok {
+	if refused(err) {
 		d := h.start(c, "/console/contracts", "nav.contracts")
+		msg := refusalText(d.T, err)
+		// Refused as the contract is no longer CREATED: say what it is.
+		if v, err := h.svc.AdminContract(c.Param("id")); err == nil && v.Status != signflow.StatusCreated {
+			msg = d.T.F("refuse.notCreated", "status", d.T.Or("status."+v.Status, v.Status))
+		}
 		return h.contractPage(c, d.withError(msg), http.StatusBadRequest)
 	} else if err != nil {
 		return err
@@ -163,7 +167,9 @@ func (h *handler) contractPDF(c echo.Context) error {
 		lang = requestLang(c)
 	}
 	v, err := h.svc.AdminContract(c.Param("id"))
-	if err != nil {
+	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
+		return h.missing(c, h.start(c, "/console/contracts", "nav.contracts"), "contractMissing")
+	} else if err != nil {
 		return err
 	}
 	audit, err := h.svc.AuditTrail(v.ID)

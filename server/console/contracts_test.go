@@ -54,5 +54,5 @@ func TestConsoleCancelContract(t *testing.T) {
 		t.Error("no webhook tells of the cancellation")
 	}
 	apitest.Run(t, b.api, []apitest.Scenario{{Name: "second cancel", Method: "POST", Path: page + "/cancel", As: pageToken, Body: url.Values{},
-		Status: http.StatusBadRequest, Want: []string{"only a CREATED contract can be cancelled"}}})
+		Status: http.StatusBadRequest, Want: []string{"Only a contract awaiting signatures can be cancelled. This one’s status: Cancelled."}}})
 }

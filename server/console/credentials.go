@@ -179,7 +179,7 @@ func input(c echo.Context) (signflow.CredentialInput, string, error) {
 	if expires != "" {
 		t, err := time.Parse(time.DateOnly, expires)
 		if err != nil {
-			return in, expires, signflow.Errorf(signflow.EINVALID, "expiresAt: a date as 2006-01-02")
+			return in, expires, signflow.Errorf(signflow.EINVALID, errExpires)
 		}
 		in.ExpiresAt = &t
 	}
@@ -210,9 +210,9 @@ func (h *handler) createCredential(c echo.Context, app bool) error {
 	}
 	path, title := section(app)
 	d := h.start(c, path, title)
-	if msg, ok := refusal(err); ok {
+	if refused(err) {
 		v := &credentialsView{App: app, Form: true, Input: in, Expires: expires}
-		return h.renderCredentials(c, d.withError(msg), v, http.StatusBadRequest)
+		return h.renderCredentials(c, d.withError(refusalText(d.T, err)), v, http.StatusBadRequest)
 	} else if err != nil {
 		return err
 	}
@@ -232,8 +232,8 @@ func (h *handler) createCredential(c echo.Context, app bool) error {
 func (h *handler) rotateSecret(c echo.Context) error {
 	s, err := h.svc.RotateAppSecret(c.Param("id"))
 	d := h.start(c, "/console/apps", "nav.apps")
-	if msg, ok := refusal(err); ok {
-		return h.renderCredentials(c, d.withError(msg), &credentialsView{App: true}, http.StatusNotFound)
+	if refused(err) {
+		return h.renderCredentials(c, d.withError(d.T["appMissing"]+"."), &credentialsView{App: true}, http.StatusNotFound)
 	} else if err != nil {
 		return err
 	}
@@ -253,9 +253,14 @@ func (h *handler) revokeKey(c echo.Context) error {
 
 func (h *handler) endCredential(c echo.Context, app bool, end func(string) error, next string) error {
 	err := end(c.Param("id"))
-	if msg, ok := refusal(err); ok {
+	if refused(err) {
 		path, title := section(app)
-		return h.renderCredentials(c, h.start(c, path, title).withError(msg), &credentialsView{App: app}, http.StatusNotFound)
+		d := h.start(c, path, title)
+		missing := d.T["keyMissing"]
+		if app {
+			missing = d.T["appMissing"]
+		}
+		return h.renderCredentials(c, d.withError(missing+"."), &credentialsView{App: app}, http.StatusNotFound)
 	} else if err != nil {
 		return err
 	}

@@ -20,13 +20,13 @@ func TestConsoleAppsAndKeys(t *testing.T) {
 		{Name: "the form", Path: "/console/apps?new=1", Status: 200},
 		{Name: "app without scopes", Method: "POST", Path: "/console/apps", As: pageToken,
 			Body:   url.Values{"name": {"Shop"}, "owner": {"301234567"}, "allTemplates": {"true"}},
-			Status: http.StatusBadRequest, Want: []string{"scopes: at least one is required", `value="Shop"`}},
+			Status: http.StatusBadRequest, Want: []string{"Choose at least one scope.", `value="Shop"`}},
 		{Name: "app of no owner", Method: "POST", Path: "/console/apps", As: pageToken,
 			Body:   url.Values{"name": {"Shop"}, "owner": {"300000009"}, "scopes": {"CONTRACTS_READ"}, "allTemplates": {"true"}},
-			Status: http.StatusBadRequest, Want: []string{"ownerIn: no owner"}},
+			Status: http.StatusBadRequest, Want: []string{"No owner has this number."}},
 		{Name: "bad expiry", Method: "POST", Path: "/console/apps", As: pageToken,
 			Body:   url.Values{"name": {"Shop"}, "owner": {"301234567"}, "scopes": {"CONTRACTS_READ"}, "expires": {"soon"}},
-			Status: http.StatusBadRequest, Want: []string{"expiresAt"}},
+			Status: http.StatusBadRequest, Want: []string{"Give the expiry as a date"}},
 		{Name: "app created", Method: "POST", Path: "/console/apps", As: pageToken,
 			Body: url.Values{"name": {"Console shop"}, "owner": {"301234567 — Alpha Savdo MChJ"}, "scopes": {"CONTRACTS_READ", "CONTRACTS_WRITE"},
 				"allTemplates": {"true"}, "webhookUrl": {"https://shop.example/hook"}, "webhookEvents": {"CONTRACT_CREATED"}, "expires": {"2030-01-01"}},
@@ -63,7 +63,7 @@ func TestConsoleAppsAndKeys(t *testing.T) {
 			}
 		}},
 		{Name: "rotate unknown", Method: "POST", Path: "/console/apps/nothing/secret", As: pageToken, Body: url.Values{},
-			Status: http.StatusNotFound, Want: []string{"App not found"}},
+			Status: http.StatusNotFound, Want: []string{"App not found."}},
 	})
 
 	var keyID, key string
@@ -87,7 +87,7 @@ func TestConsoleAppsAndKeys(t *testing.T) {
 			}},
 		{Name: "key with events", Method: "POST", Path: "/console/keys", As: pageToken,
 			Body:   url.Values{"name": {"K"}, "owner": {"309876543"}, "scopes": {"CONTRACTS_READ"}, "allTemplates": {"true"}, "webhookEvents": {"CONTRACT_CREATED"}},
-			Status: http.StatusBadRequest, Want: []string{"keys receive every event"}},
+			Status: http.StatusBadRequest, Want: []string{"A key receives every event"}},
 	})
 }
 

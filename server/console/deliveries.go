@@ -100,10 +100,8 @@ func (h *handler) deliveries(c echo.Context) error {
 // queued again under its id, as POST /admin/v1/deliveries/{id}/redeliver.
 func (h *handler) redeliver(c echo.Context) error {
 	err := h.svc.Redeliver(c.Param("id"))
-	if msg, ok := refusal(err); ok {
-		d := h.start(c, "/console/deliveries", "nav.deliveries")
-		d.Title = d.T["deliveryMissing"]
-		return h.render(c, http.StatusNotFound, "missing", d.withError(msg))
+	if refused(err) {
+		return h.missing(c, h.start(c, "/console/deliveries", "nav.deliveries"), "deliveryMissing")
 	} else if err != nil {
 		return err
 	}

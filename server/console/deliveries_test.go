@@ -35,6 +35,6 @@ func TestConsoleRedeliver(t *testing.T) {
 				}
 			}},
 		{Name: "unknown delivery", Method: "POST", Path: "/console/deliveries/nothing/redeliver", As: pageToken, Body: url.Values{},
-			Status: http.StatusNotFound, Want: []string{"Delivery not found"}},
+			Status: http.StatusNotFound, Want: []string{"<h1>Delivery not found</h1>"}},
 	})
 }

@@ -80,9 +80,9 @@ func (h *handler) createOwner(c echo.Context) error {
 	}
 	form := *in
 	out, err := h.svc.CreateOwner(in)
-	if msg, ok := refusal(err); ok {
+	if refused(err) {
 		d := h.start(c, "/console/owners", "nav.owners")
-		return h.ownersPage(c, d.withError(msg), &form, http.StatusBadRequest)
+		return h.ownersPage(c, d.withError(refusalText(d.T, err)), &form, http.StatusBadRequest)
 	} else if err != nil {
 		return err
 	}

@@ -155,12 +155,3 @@ func (h *handler) pageLang(c echo.Context) string {
 }
 
 func (h *handler) words(c echo.Context) i18n.Dict { return i18n.Console.For(requestLang(c)) }
-
-// refused renders a refusal of an act on the page it came from.
-func refusal(err error) (string, bool) {
-	switch signflow.ErrorCode(err) {
-	case signflow.EINVALID, signflow.ENOTFOUND, signflow.EFORBIDDEN:
-		return signflow.ErrorMessage(err), true
-	}
-	return "", false
-}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"contracts/server/document"
+	"contracts/server/i18n"
 	"contracts/server/pdf"
 	"contracts/signflow"
 
@@ -86,23 +87,24 @@ func definition(c echo.Context) (string, *signflow.TemplateDefinition, error) {
 	return text, def, err
 }
 
-// refused shows the form again with the refusal beside its line.
+// refusedDefinition shows the form again with the refusal beside its line.
 func (h *handler) refusedDefinition(c echo.Context, text string, err error) error {
-	msg, ok := refusal(err)
-	if !ok {
+	if !refused(err) {
 		return err
 	}
-	return h.templatesPage(c, &templatesView{Form: true, Definition: text, Problem: problemOf(text, msg, signflow.ErrorLine(err))},
-		http.StatusBadRequest)
+	return h.templatesPage(c, &templatesView{Form: true, Definition: text, Problem: problemOf(text, err, h.words(c))}, http.StatusBadRequest)
 }
 
-// problemOf cuts the lines around line out of text (none when 0).
-func problemOf(text, msg string, line int) *problem {
-	p := &problem{Message: msg, Line: line}
+// problemOf is the refusal err of a definition: signflow's detail beside
+// the lines around the one it names, or the refusal in the page's words
+// when it names none.
+func problemOf(text string, err error, t i18n.Dict) *problem {
+	line := signflow.ErrorLine(err)
+	p := &problem{Message: refusalText(t, err), Line: line}
 	if line <= 0 {
 		return p
 	}
-	p.Message = strings.TrimPrefix(msg, "line "+strconv.Itoa(line)+": ")
+	p.Message = strings.TrimPrefix(signflow.ErrorMessage(err), "line "+strconv.Itoa(line)+": ")
 	lines := strings.Split(text, "\n")
 	for n := max(line-2, 1); n <= min(line+2, len(lines)); n++ {
 		p.Lines = append(p.Lines, sourceLine{N: n, Text: lines[n-1], Bad: n == line})
@@ -174,10 +176,8 @@ func (h *handler) unpublish(c echo.Context) error {
 
 func (h *handler) templateAct(c echo.Context, act func(string) error) error {
 	err := act(c.Param("id"))
-	if msg, ok := refusal(err); ok {
-		d := h.start(c, "/console/templates", "nav.templates")
-		d.Title = d.T["templateMissing"]
-		return h.render(c, http.StatusNotFound, "missing", d.withError(msg))
+	if refused(err) {
+		return h.missing(c, h.start(c, "/console/templates", "nav.templates"), "templateMissing")
 	} else if err != nil {
 		return err
 	}

@@ -11,12 +11,15 @@ import (
 	"contracts/signflow"
 )
 
+// badDefinition names a field type that does not exist, on line 6.
+const badDefinition = "name: {uz: a, ru: b, en: c}\nsellerName: {uz: a, ru: b, en: c}\nbuyerName: {uz: a, ru: b, en: c}\nfields:\n" +
+	"  - keyName: size\n    type: COLOUR\n    name: {uz: a, ru: b, en: c}\n"
+
 // Templates: a refusal beside its line, a preview with sample values and
 // its PDF, a save, publish and unpublish.
 func TestConsoleTemplates(t *testing.T) {
 	e := newEnv(t)
 	b := e.loggedIn(t)
-	bad := "name: {uz: a, ru: b, en: c}\nsellerName: {uz: a, ru: b, en: c}\nbuyerName: {uz: a, ru: b, en: c}\nfields:\n  - keyName: size\n    type: COLOUR\n    name: {uz: a, ru: b, en: c}\n"
 	good := strings.Replace(fixture.TemplateYAML, "Sales contract", "Console contract", 1)
 	templates := func() int {
 		tpls, _ := e.Service.AdminTemplates()
@@ -24,7 +27,7 @@ func TestConsoleTemplates(t *testing.T) {
 	}
 	rows := []apitest.Scenario{{Name: "the form", Path: "/console/templates?new=1", Status: 200}}
 	for _, path := range []string{"/console/templates", "/console/templates/preview"} {
-		rows = append(rows, apitest.Scenario{Name: "bad definition " + path, Method: "POST", Path: path, As: pageToken, Body: url.Values{"definition": {bad}},
+		rows = append(rows, apitest.Scenario{Name: "bad definition " + path, Method: "POST", Path: path, As: pageToken, Body: url.Values{"definition": {badDefinition}},
 			Status: http.StatusBadRequest, Want: []string{"Problem on line 6",
 				`<li class="bad"><span class="ln" aria-hidden="true">6</span><code>    type: COLOUR</code></li>`,
 				`fields[0].type: unknown field type &#34;COLOUR&#34;`, `aria-invalid="true"`, "keyName: size"}})
@@ -64,7 +67,7 @@ func TestConsoleTemplates(t *testing.T) {
 		{Name: "publish", Method: "POST", Path: "/console/templates/" + saved.ID + "/publish", As: pageToken, Body: url.Values{},
 			Status: http.StatusSeeOther, Check: statusIs(signflow.TemplatePublished)},
 		{Name: "unknown template", Method: "POST", Path: "/console/templates/00000000-0000-4000-8000-000000000000/publish", As: pageToken, Body: url.Values{},
-			Status: http.StatusNotFound, Want: []string{"Template not found."}},
+			Status: http.StatusNotFound, Want: []string{"<h1>Template not found</h1>"}},
 	})
 }
 
