@@ -11,10 +11,20 @@ const (
 	SampleBuyerIN  = "30000000000001"
 )
 
+// SampleWords are the sample values a person reads in a preview, in the
+// preview's language (the console's strings file holds them).
+type SampleWords struct {
+	Seller, Address     string // the selling company's legal name and address
+	FirstName, LastName string // the buyer's
+	Product             string // the name of the product
+	Witness             string // a witness, before its number
+}
+
 // SampleContract is a contract of the template filled with sample
 // values, held in memory and never stored: what the console's preview
 // shows on the signing page and in the PDF before a template is saved.
-func (s *Service) SampleContract(def *TemplateDefinition) (*ContractView, error) {
+// The values are in lang: the words given, and a text field's own name.
+func (s *Service) SampleContract(def *TemplateDefinition, lang string, w SampleWords) (*ContractView, error) {
 	if err := def.Validate(); err != nil {
 		return nil, err
 	}
@@ -36,14 +46,14 @@ func (s *Service) SampleContract(def *TemplateDefinition) (*ContractView, error)
 		if f.ProductField {
 			continue
 		}
-		c.Values = append(c.Values, Value{ID: NewID(), Position: int32(i), Value: sampleValue(&f, now), TemplateID: tpl.ID,
+		c.Values = append(c.Values, Value{ID: NewID(), Position: int32(i), Value: sampleValue(&f, now, lang), TemplateID: tpl.ID,
 			TemplateFieldID: f.ID, KeyName: f.KeyName, CreatedAt: now, UpdatedAt: now})
 	}
 	if tpl.ProductEnabled {
-		p := Product{ID: NewID(), Name: "Sample", Unit: "DONA", Price: 75_000_000, Quantity: 2, Amount: 150_000_000, Values: map[string]any{}}
+		p := Product{ID: NewID(), Name: w.Product, Unit: "DONA", Price: 75_000_000, Quantity: 2, Amount: 150_000_000, Values: map[string]any{}}
 		for _, f := range tpl.Fields {
 			if f.ProductField {
-				p.Values[f.KeyName] = sampleValue(&f, now)
+				p.Values[f.KeyName] = sampleValue(&f, now, lang)
 			}
 		}
 		c.Products = []Product{p}
@@ -52,16 +62,17 @@ func (s *Service) SampleContract(def *TemplateDefinition) (*ContractView, error)
 		c.Payments = []Payment{{Amount: 60_000_000, PaymentDate: now.AddDate(0, 1, 0)}, {Amount: 60_000_000, PaymentDate: now.AddDate(0, 2, 0)}}
 	}
 	for i := range tpl.WitnessCount {
-		c.WitnessIDs = append(c.WitnessIDs, "Witness "+strconv.Itoa(i+1))
+		c.WitnessIDs = append(c.WitnessIDs, w.Witness+" "+strconv.Itoa(i+1))
 	}
 	c.Hash = DocumentHash(c)
 	return &ContractView{Contract: c, Template: tpl,
-		Seller: &Client{IN: SampleSellerIN, Type: ClientCompany, LegalName: "Namuna Savdo MChJ", Address: "Toshkent"},
-		Buyer:  &Client{IN: SampleBuyerIN, Type: ClientIndividual, FirstName: "Aziz", LastName: "Karimov"}}, nil
+		Seller: &Client{IN: SampleSellerIN, Type: ClientCompany, LegalName: w.Seller, Address: w.Address},
+		Buyer:  &Client{IN: SampleBuyerIN, Type: ClientIndividual, FirstName: w.FirstName, LastName: w.LastName}}, nil
 }
 
-// sampleValue is a value of the field's type.
-func sampleValue(f *Field, now time.Time) string {
+// sampleValue is a value of the field's type; a text field's is its name
+// in lang, which shows where the value goes.
+func sampleValue(f *Field, now time.Time, lang string) string {
 	first := "A"
 	if len(f.Options) > 0 {
 		first = f.Options[0]
@@ -86,5 +97,5 @@ func sampleValue(f *Field, now time.Time) string {
 	case "LIST", "SELECT", "MULTISELECT", "RADIO":
 		return first
 	}
-	return f.Name.EN
+	return f.Name.In(lang)
 }

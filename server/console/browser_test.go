@@ -76,7 +76,7 @@ func TestBrowserConsole(t *testing.T) {
 	setValue(t, ctx, "textbox", "Definition", def)
 	browsertest.Click(t, ctx, "button", "Preview")
 	browsertest.WaitText(t, ctx, "With sample values")
-	browsertest.WaitText(t, ctx, "Namuna Savdo MChJ")
+	browsertest.WaitText(t, ctx, "Sample Trade LLC")
 	shoot(t, ctx, "template-preview-en")
 	browsertest.Click(t, ctx, "button", "Save")
 	browsertest.WaitText(t, ctx, "Template “Console sale” saved.")

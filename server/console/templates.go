@@ -133,11 +133,11 @@ func (h *handler) previewTemplate(c echo.Context) error {
 	if err != nil {
 		return h.refusedDefinition(c, text, err)
 	}
-	v, err := h.svc.SampleContract(def)
+	lang := h.pageLang(c)
+	v, err := h.svc.SampleContract(def, lang, sampleWords(lang))
 	if err != nil {
 		return h.refusedDefinition(c, text, err)
 	}
-	lang := h.pageLang(c)
 	view := &templatesView{Form: true, Definition: text, Preview: document.New(v, nil, lang, document.Options{})}
 	for _, l := range signflow.Languages {
 		view.PreviewPDF = append(view.PreviewPDF, pdfLink{Lang: l, Label: "PDF " + l})
@@ -153,17 +153,25 @@ func (h *handler) previewPDF(c echo.Context) error {
 	if err != nil {
 		return h.refusedDefinition(c, text, err)
 	}
-	v, err := h.svc.SampleContract(def)
+	lang := document.Lang(c.FormValue("lang"))
+	v, err := h.svc.SampleContract(def, lang, sampleWords(lang))
 	if err != nil {
 		return h.refusedDefinition(c, text, err)
 	}
 	var buf bytes.Buffer
-	if err := pdf.Contract(&buf, v, nil, document.Lang(c.FormValue("lang")), ""); err != nil {
+	if err := pdf.Contract(&buf, v, nil, lang, ""); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `inline; filename="template-preview.pdf"`)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
+}
+
+// sampleWords are the sample values of a preview in lang.
+func sampleWords(lang string) signflow.SampleWords {
+	t := i18n.Console.For(lang)
+	return signflow.SampleWords{Seller: t["sample.seller"], Address: t["sample.address"], FirstName: t["sample.firstName"],
+		LastName: t["sample.lastName"], Product: t["sample.product"], Witness: t["sample.witness"]}
 }
 
 func (h *handler) publish(c echo.Context) error {

@@ -8,6 +8,7 @@ import (
 
 	"contracts/internal/apitest"
 	"contracts/internal/fixture"
+	"contracts/internal/testtools"
 	"contracts/signflow"
 )
 
@@ -21,6 +22,7 @@ func TestConsoleTemplates(t *testing.T) {
 	e := newEnv(t)
 	b := e.loggedIn(t)
 	good := strings.Replace(fixture.TemplateYAML, "Sales contract", "Console contract", 1)
+	witnessed := good + "witnessEnabled: true\nwitnessCount: 2\n"
 	templates := func() int {
 		tpls, _ := e.Service.AdminTemplates()
 		return len(tpls)
@@ -36,15 +38,33 @@ func TestConsoleTemplates(t *testing.T) {
 		{Name: "malformed JSON", Method: "POST", Path: "/console/templates", As: pageToken,
 			Body:   url.Values{"definition": {"{\n  \"name\": {\"uz\": \"a\"},\n  \"type\": ,\n}"}},
 			Status: http.StatusBadRequest, Want: []string{"Problem on line 3", "malformed JSON"}},
-		{Name: "preview", Method: "POST", Path: "/console/templates/preview", As: pageToken, Body: url.Values{"definition": {good}},
-			Status: 200, Want: []string{"Signing page preview", "Console contract", "Namuna Savdo MChJ", "Karimov Aziz", `name="lang" value="en">PDF en</button>`},
+		{Name: "preview", Method: "POST", Path: "/console/templates/preview", As: pageToken, Body: url.Values{"definition": {witnessed}},
+			Status: 200, Want: []string{"Signing page preview", "Console contract", "Sample Trade LLC", "Karimov Aziz", "Sample product",
+				"Witness 2", `name="lang" value="en">PDF en</button>`},
 			Check: func(t *testing.T, _ apitest.Reply) {
 				if templates() != 3 {
 					t.Fatal("the preview saved the template")
 				}
 			}},
+		// The sample values are in the page's language, and in the PDF's.
+		{Name: "preview in Russian", Method: "POST", Path: "/console/templates/preview?lang=ru", As: pageToken, Body: url.Values{"definition": {witnessed}},
+			Status: 200, Want: []string{"ООО «Образец Торг»", "Каримов Азиз", "Образец товара", "Свидетель 2", "Адрес"},
+			Not: []string{"Sample", "Witness", "Namuna"}},
+		{Name: "back to English", Path: "/console/templates?new=1&lang=en", Status: 200},
 		{Name: "preview PDF", Method: "POST", Path: "/console/templates/preview/pdf", As: pageToken, Body: url.Values{"definition": {good}, "lang": {"en"}},
 			Status: 200, Check: isPDF},
+		{Name: "preview PDF in Uzbek", Method: "POST", Path: "/console/templates/preview/pdf", As: pageToken,
+			Body: url.Values{"definition": {witnessed}, "lang": {"uz"}}, Status: 200, Check: func(t *testing.T, r apitest.Reply) {
+				text := testtools.PDFText(t, []byte(r.Body))
+				for _, want := range []string{"Namuna Savdo MChJ", "Namuna mahsulot", "Guvoh 2"} {
+					if !strings.Contains(text, want) {
+						t.Errorf("the PDF lacks %q", want)
+					}
+				}
+				if strings.Contains(text, "Sample") || strings.Contains(text, "Witness") {
+					t.Errorf("English in the Uzbek PDF:\n%s", text)
+				}
+			}},
 		{Name: "save", Method: "POST", Path: "/console/templates", As: pageToken, Body: url.Values{"definition": {good}}, Status: http.StatusSeeOther,
 			Check: b.then(apitest.Scenario{Name: "saved", Status: 200, Want: []string{"Template “Console contract” saved."}})},
 	}...)
