@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"contracts/server"
@@ -23,8 +22,7 @@ type contractsView struct {
 	Statuses       []option
 	Rows           []contractRow
 	Total          int
-	PageText       string
-	Newer, Older   string // URLs of the pages beside this one
+	Pager          *pager
 }
 
 type option struct {
@@ -53,8 +51,7 @@ func (h *handler) contracts(c echo.Context) error {
 		}
 		v.Statuses = append(v.Statuses, option{Value: st, Label: d.T.Or("status."+st, st), Selected: st == v.Status})
 	}
-	page, _ := strconv.Atoi(c.QueryParam("page"))
-	page = max(page, 0)
+	page := pageParam(c.QueryParam("page"))
 	q := signflow.ContractQuery{Search: v.Search, Page: page, Size: contractsPageSize}
 	if v.Status != "" {
 		q.Statuses = []string{v.Status}
@@ -70,26 +67,7 @@ func (h *handler) contracts(c echo.Context) error {
 			Date: doc.Date, Amount: doc.Amount, Status: cv.Status, StatusText: doc.StatusText, StatusClass: doc.StatusClass,
 			Seller: signflow.PartyName(cv.Seller, cv.SellerIN), Buyer: signflow.PartyName(cv.Buyer, cv.BuyerIN)})
 	}
-	pages := (total + contractsPageSize - 1) / contractsPageSize
-	if pages > 1 {
-		v.PageText = d.T.F("pageNofM", "page", strconv.Itoa(page+1), "pages", strconv.Itoa(pages))
-		link := func(p int) string {
-			qs := url.Values{"page": {strconv.Itoa(p)}}
-			if v.Search != "" {
-				qs.Set("search", v.Search)
-			}
-			if v.Status != "" {
-				qs.Set("status", v.Status)
-			}
-			return "/console/contracts?" + qs.Encode()
-		}
-		if page > 0 {
-			v.Newer = link(page - 1)
-		}
-		if page+1 < pages {
-			v.Older = link(page + 1)
-		}
-	}
+	v.Pager = pagerOf(d.T, "/console/contracts", url.Values{"search": {v.Search}, "status": {v.Status}}, page, total, contractsPageSize)
 	d.Page = v
 	return h.render(c, http.StatusOK, "contracts", d)
 }

@@ -56,3 +56,20 @@ func TestConsoleCancelContract(t *testing.T) {
 	apitest.Run(t, b.api, []apitest.Scenario{{Name: "second cancel", Method: "POST", Path: page + "/cancel", As: pageToken, Body: url.Values{},
 		Status: http.StatusBadRequest, Want: []string{"Only a contract awaiting signatures can be cancelled. This one’s status: Cancelled."}}})
 }
+
+// The contract list is paged, 25 to a page, newest first, its filter kept
+// in the links between pages.
+func TestConsoleContractsPaging(t *testing.T) {
+	e := newEnv(t)
+	var numbers []string // oldest first
+	for i := 0; i < 26; i++ {
+		numbers = append(numbers, e.contract(t).Number)
+	}
+	b := e.loggedIn(t)
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "the newest", Path: "/console/contracts?status=CREATED", Status: 200, Want: []string{"Found: 26", "Page 1 of 2", ">" + numbers[25] + "</a>",
+			`href="/console/contracts?page=1&amp;status=CREATED">Older →`}, Not: []string{">" + numbers[0] + "</a>", "Newer"}},
+		{Name: "the oldest", Path: "/console/contracts?status=CREATED&page=1", Status: 200, Want: []string{"Page 2 of 2", ">" + numbers[0] + "</a>",
+			`href="/console/contracts?page=0&amp;status=CREATED">← Newer`}, Not: []string{">" + numbers[1] + "</a>", "Older"}},
+	})
+}

@@ -17,8 +17,8 @@ type dashboardView struct {
 	ByStatus []statusCount
 	Chart    chart
 	Failed   []deliveryView
-	// FailedMore counts the failed deliveries beyond those listed.
-	FailedMore int
+	// FailedMore counts the failed deliveries beyond those listed ("" for none).
+	FailedMore string
 }
 
 type statusCount struct {
@@ -68,17 +68,18 @@ func (h *handler) dashboard(c echo.Context) error {
 			URL: "/console/contracts?status=" + st, N: n})
 	}
 	v.Chart = chartOf(stats.PerDay, h.svc.Now(), d)
-	failed, err := h.svc.Deliveries(signflow.DeliveryFilter{Status: signflow.DeliveryFailed})
+	failed, err := h.deliveryPage(signflow.DeliveryFilter{Status: signflow.DeliveryFailed}, 0, dashboardFailed)
 	if err != nil {
 		return err
 	}
-	newestDeliveriesFirst(failed)
-	for i, f := range failed {
-		if i == dashboardFailed {
-			v.FailedMore = len(failed) - i
-			break
-		}
+	for _, f := range failed.Rows {
 		v.Failed = append(v.Failed, deliveryOf(f, d))
+	}
+	if more := failed.Total - len(failed.Rows); more > 0 {
+		v.FailedMore = strconv.Itoa(more)
+		if failed.Cut {
+			v.FailedMore += "+"
+		}
 	}
 	d.Page = v
 	return h.render(c, http.StatusOK, "dashboard", d)
