@@ -114,7 +114,7 @@ func (h *handler) renderCredentials(c echo.Context, d *pageData, v *credentialsV
 		}
 	}
 	if v.Form {
-		h.formChecks(v, tpls, d.Lang)
+		h.formChecks(v, tpls, d)
 	}
 	d.Page = v
 	return h.render(c, status, "credentials", d)
@@ -148,7 +148,7 @@ func (h *handler) row(d *pageData, id, name, owner string, scopes []string, all 
 
 // formChecks lists the form's scopes, events and templates, checked as
 // the form's values say; a new form has every template.
-func (h *handler) formChecks(v *credentialsView, tpls []*signflow.Template, lang string) {
+func (h *handler) formChecks(v *credentialsView, tpls []*signflow.Template, d *pageData) {
 	scopes := signflow.KeyScopes
 	if v.App {
 		scopes = signflow.AppScopes
@@ -160,7 +160,7 @@ func (h *handler) formChecks(v *credentialsView, tpls []*signflow.Template, lang
 		v.Scopes = append(v.Scopes, check{Value: sc, Label: sc, Checked: slices.Contains(v.Input.Scopes, sc)})
 	}
 	for _, t := range tpls {
-		v.Templates = append(v.Templates, check{Value: t.ID, Label: t.Name.In(lang) + " (" + t.Status + ")",
+		v.Templates = append(v.Templates, check{Value: t.ID, Label: t.Name.In(d.Lang) + " · " + d.T.Or("tplStatus."+t.Status, t.Status),
 			Checked: slices.Contains(v.Input.TemplateIDs, t.ID)})
 	}
 }

@@ -60,7 +60,8 @@ func TestConsolePages(t *testing.T) {
 		{Name: "apps", Path: "/console/apps", Status: 200, Want: []string{">New app</button>", "App A", ">Rotate secret</button>", ">Cancel app</button>"}},
 		{Name: "new app", Path: "/console/apps?new=1", Status: 200, Want: []string{`<label for="name">Name</label>`, `<label for="owner">Owner</label>`,
 			`<label for="webhookUrl">Webhook URL</label>`, `value="CONTRACTS_SIGN"><span class="mono">CONTRACTS_SIGN</span>`,
-			`value="true" data-all-templates checked><span>All templates</span>`, ">Create</button>", "CONTRACT_ACTIVE"}},
+			`value="true" data-all-templates checked><span>All templates</span>`, ">Create</button>", "CONTRACT_ACTIVE", "Sales contract · Published",
+			"Draft · Draft"}, Not: []string{"(PUBLISHED)", "(DRAFT)"}},
 		{Name: "keys", Path: "/console/keys", Status: 200, Want: []string{">New key</button>", "Limited", ">Revoke</button>"}},
 		// The key form offers no app's scope and no webhook events.
 		{Name: "new key", Path: "/console/keys?new=1", Status: 200, Want: []string{`value="TEMPLATES_READ"`, ">Create</button>"},
