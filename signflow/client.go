@@ -3,6 +3,7 @@ package signflow
 import (
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Client types. Only CLIENT and COMPANY are used by the interfaces.
@@ -43,6 +44,13 @@ func (c *Client) Name() string {
 		return c.LegalName
 	}
 	return strings.Join(strings.Fields(c.LastName+" "+c.FirstName+" "+c.MidName), " ")
+}
+
+// NameWords are the lower-case words a client is found by in searches:
+// its names, split at every character that is neither a letter nor a digit.
+func (c *Client) NameWords() []string {
+	text := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.MidName, c.LegalName}, " "))
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // Normalize trims fields, defaults the type and reduces the phone to digits.

@@ -53,6 +53,18 @@ func (s *Service) ExpireSessions() (int, error) {
 	}
 }
 
+// sweep expires sessions. On a store that several processes share, one
+// sweeps at a time: the others skip the tick.
+func (s *Service) sweep() (int, error) {
+	shared, ok := s.store.(Shared)
+	if !ok {
+		return s.ExpireSessions()
+	}
+	var n int
+	_, err := shared.Exclusive("session sweeper", func() (err error) { n, err = s.ExpireSessions(); return err })
+	return n, err
+}
+
 // SweeperOptions configure a Sweeper.
 type SweeperOptions struct {
 	// Every is the time between sweeps when Ticks is nil; default 30s.
@@ -100,7 +112,7 @@ func (w *Sweeper) Start() {
 			case <-w.stop:
 				return
 			case <-ticks:
-				n, err := w.svc.ExpireSessions()
+				n, err := w.svc.sweep()
 				if w.opt.OnSweep != nil {
 					w.opt.OnSweep(n, err)
 				}

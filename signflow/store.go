@@ -1,6 +1,9 @@
 package signflow
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Store runs functions in transactions. Update may run fn more than once
 // (batched writes), so fn must have no effects outside the Tx.
@@ -100,6 +103,21 @@ type ContractQuery struct {
 type ContractPage struct {
 	Contracts []*Contract
 	Total     int
+}
+
+// TemplateScope lists the templates whose contracts q keeps: nil for
+// every template, an empty list for none (a filter outside the caller's
+// templates).
+func (q *ContractQuery) TemplateScope() []string {
+	switch {
+	case q.TemplateID != "" && !q.AllTemplates && !slices.Contains(q.TemplateIDs, q.TemplateID):
+		return []string{}
+	case q.TemplateID != "":
+		return []string{q.TemplateID}
+	case q.AllTemplates:
+		return nil
+	}
+	return append([]string{}, slices.Compact(slices.Sorted(slices.Values(q.TemplateIDs)))...)
 }
 
 // DeliveryFilter narrows the delivery log; empty fields match all.
