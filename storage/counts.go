@@ -78,17 +78,12 @@ func (t *tx) countMatches(q *signflow.ContractQuery) (int, bool) {
 		return 0, false
 	}
 	b := t.bucket(bucketContractCounts)
-	templates := []string{""} // "" stands for every template
-	switch {
-	case q.TemplateID != "" && !q.AllTemplates && !containsStr(q.TemplateIDs, q.TemplateID):
-		return 0, true
-	case q.TemplateID != "":
-		templates = []string{q.TemplateID}
-	case !q.AllTemplates:
-		templates = q.TemplateIDs
+	templates := q.TemplateScope()
+	if templates == nil {
+		templates = []string{""} // "" stands for every template
 	}
 	total := 0
-	for _, tpl := range uniq(templates) {
+	for _, tpl := range templates {
 		if len(q.Statuses) == 0 {
 			all, _, byTemplate, _ := countKeys(q.OwnerIN, "", tpl)
 			if tpl == "" {
@@ -120,15 +115,6 @@ func uniq(list []string) []string {
 		}
 	}
 	return out
-}
-
-func containsStr(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // createContractCounts is schema 3: the counts bucket, filled from the

@@ -53,6 +53,8 @@ type DB struct {
 	deliveryAdded atomic.Pointer[func()]
 	// cache keeps decoded hot records beside their bytes (cache.go).
 	cache *recordCache
+	// claims are the outbox rows handed out to senders (outbox.go).
+	claims claims
 }
 
 // Options tune how the file is opened.
@@ -81,7 +83,7 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	b.MaxBatchDelay = opt.BatchDelay
-	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes)}
+	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes), claims: claims{rows: map[string]heldRow{}}}
 	if !opt.ReadOnly {
 		if err := db.migrate(); err != nil {
 			b.Close()

@@ -28,11 +28,23 @@ func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
 	return v, t.get(bucketDeliveries, []byte(id), v, "Delivery")
 }
 
-// PutDelivery writes the row; it stays in the queue while PENDING.
+// PutDelivery writes the row; it stays in the queue and the claim indexes
+// while PENDING. Once committed, the write settles a claim on the row.
 func (t *tx) PutDelivery(d *signflow.Delivery) error {
+	if old, err := t.Delivery(d.ID); err == nil && old.Status == signflow.DeliveryPending {
+		if err := t.indexPending(old, false); err != nil {
+			return err
+		}
+	} else if err != nil && signflow.ErrorCode(err) != signflow.ENOTFOUND {
+		return err
+	}
+	pending := d.Status == signflow.DeliveryPending
+	if err := t.indexPending(d, pending); err != nil {
+		return err
+	}
 	q := t.bucket(bucketDeliveryQueue)
 	var err error
-	if d.Status == signflow.DeliveryPending {
+	if pending {
 		err = q.Put(seq8(d.Seq), []byte(d.ID))
 	} else {
 		err = q.Delete(seq8(d.Seq))
@@ -48,6 +60,10 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 	}
 	if err != nil {
 		return err
+	}
+	if t.db != nil {
+		id := d.ID
+		t.b.OnCommit(func() { t.db.claims.release(id) })
 	}
 	return t.put(bucketDeliveries, []byte(d.ID), d)
 }

@@ -10,98 +10,15 @@ import (
 	"testing"
 	"unicode"
 
-	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/storage"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// TestIndexesFollowChanges creates contracts, cancels some, registers,
-// fills in and renames clients, and then checks every secondary index
-// against the records it points at.
-func TestIndexesFollowChanges(t *testing.T) {
-	w := fixture.NewStandard(t)
-	appA := w.Access(t, w.AppA)
-	customers := []string{fixture.CustomerIN}
-	for i := 0; i < 4; i++ {
-		in := fmt.Sprintf("3100000000000%d", i)
-		customers = append(customers, in)
-		fixture.MustClaim(t, w.Service, fixture.OwnerIN, &signflow.Client{IN: in, FirstName: "Olim", LastName: fmt.Sprintf("Sobirov%d", i), Phone: "998901112233"})
-	}
-	var created []*signflow.Contract
-	for i := 0; i < 12; i++ {
-		in := &signflow.ContractInput{TemplateID: w.Template.ID, BuyerIN: customers[i%len(customers)], Price: int64(1000 * (i + 1))}
-		if i%4 == 3 { // the owner buys from someone never registered
-			in = &signflow.ContractInput{TemplateID: w.Other.ID, SellerIN: fixture.UnknownIN}
-		}
-		c, err := w.Service.CreateContract(appA, in, signflow.Actor{})
-		if err != nil {
-			t.Fatalf("contract %d: %v", i, err)
-		}
-		created = append(created, c)
-	}
-	cancelled := map[string]bool{}
-	for i, c := range created {
-		if i%3 == 0 {
-			if _, err := w.Service.Cancel(appA, c.ID, signflow.Actor{}); err != nil {
-				t.Fatalf("cancel %s: %v", c.Number, err)
-			}
-			cancelled[c.ID] = true
-		}
-	}
-	// Filling in an empty field adds name words; a rename replaces them.
-	fixture.MustClaim(t, w.Service, fixture.OwnerIN, &signflow.Client{IN: customers[1], FirstName: "X", LastName: "Y", MidName: "Rustamovich", Phone: "998901112233"})
-	fixture.Must(t, func() error {
-		return w.DB.Update(func(tx signflow.Tx) error {
-			c, err := tx.Claim(fixture.OwnerIN, customers[2])
-			if err != nil {
-				return err
-			}
-			c.FirstName, c.LastName = "Zarina", "Nazarova-Qodirova"
-			return tx.PutClaim(fixture.OwnerIN, c)
-		})
-	})
-	fixture.MustOwner(t, w.Service, &signflow.Client{IN: fixture.OtherIN, Type: signflow.ClientCompany, LegalName: "Gamma Group"})
-	// Another tenant's claim on a customer of A's never matches A's search.
-	fixture.MustClaim(t, w.Service, fixture.OtherIN, &signflow.Client{IN: customers[3], FirstName: "Secret", LastName: "Sobirov3", Phone: "998901112299"})
-
-	assertIndexesConsistent(t, w.DB)
-
-	// The summaries carry the new statuses: the status filter sees them.
-	fixture.Must(t, func() error {
-		return w.DB.View(func(tx signflow.Tx) error {
-			page, err := tx.ListContracts(signflow.ContractQuery{OwnerIN: fixture.OwnerIN, AllTemplates: true,
-				Statuses: []string{signflow.StatusCancelled}, Size: 100})
-			if err != nil {
-				return err
-			}
-			if page.Total != len(cancelled) {
-				return fmt.Errorf("CANCELLED filter found %d, want %d", page.Total, len(cancelled))
-			}
-			for _, c := range page.Contracts {
-				if !cancelled[c.ID] || c.Status != signflow.StatusCancelled {
-					return fmt.Errorf("CANCELLED filter returned %s in status %s", c.Number, c.Status)
-				}
-			}
-			// Old name words are gone from search; new ones are found.
-			for search, want := range map[string]int{"sobirov1": 0, "zarina": 1, "nazarova": 1, "qodirova": 1, "rustamovich": 2, "sobirov": 5, "secret": 0} {
-				page, err := tx.ListContracts(signflow.ContractQuery{OwnerIN: fixture.OwnerIN, AllTemplates: true, Search: search, Size: 100})
-				if err != nil {
-					return err
-				}
-				if page.Total != want {
-					return fmt.Errorf("search %q found %d contracts, want %d", search, page.Total, want)
-				}
-			}
-			return nil
-		})
-	})
-}
-
 // assertIndexesConsistent fails the test for every index entry of db that
 // disagrees with its record, and every record that lacks its entries.
-func assertIndexesConsistent(t *testing.T, db *storage.DB) {
+func assertIndexesConsistent(t testing.TB, db *storage.DB) {
 	t.Helper()
 	var problems []string
 	err := db.Bolt().View(func(btx *bolt.Tx) error {
@@ -130,7 +47,8 @@ func indexProblems(btx *bolt.Tx) []string {
 		return b
 	}
 	for _, name := range []string{"contracts", "contract_numbers", "contract_party", "contract_pair", "owners",
-		"owner_names", "claims", "claim_names", "audit", "deliveries", "delivery_queue", "delivery_contract", "sessions", "session_tokens",
+		"owner_names", "claims", "claim_names", "audit", "deliveries", "delivery_queue", "delivery_contract", "delivery_due", "delivery_lanes",
+		"sessions", "session_tokens",
 		"session_expiry", "keys", "key_hashes", "key_owners"} {
 		if bucket(name) == nil {
 			return out
@@ -289,6 +207,35 @@ func indexProblems(btx *bolt.Tx) []string {
 		queued[string(v)] = true
 		return nil
 	})
+	// The claim indexes: due times and lanes of exactly the PENDING rows.
+	due, laned := map[string]bool{}, map[string]bool{}
+	bucket("delivery_due").ForEach(func(k, v []byte) error {
+		parts := strings.Split(string(v), "\x00")
+		d := deliveries[parts[len(parts)-1]]
+		if d == nil || d.Status != signflow.DeliveryPending || len(k) != 16 || len(parts) != 3 ||
+			binary.BigEndian.Uint64(k[:8]) != uint64(d.NextAt.UnixNano()) || binary.BigEndian.Uint64(k[8:]) != d.Seq ||
+			parts[0] != d.Target || parts[1] != d.ContractID {
+			bad("delivery_due %x -> %q: not a PENDING delivery due then", k, v)
+			return nil
+		}
+		due[d.ID] = true
+		return nil
+	})
+	bucket("delivery_lanes").ForEach(func(k, v []byte) error {
+		d := deliveries[string(v)]
+		if d == nil || d.Status != signflow.DeliveryPending || string(k) != d.Target+"\x00"+d.ContractID+"\x00"+string(k[len(k)-8:]) ||
+			binary.BigEndian.Uint64(k[len(k)-8:]) != d.Seq {
+			bad("delivery_lanes %q -> %s: not a PENDING delivery of that lane", k, v)
+			return nil
+		}
+		laned[d.ID] = true
+		return nil
+	})
+	for id, d := range deliveries {
+		if pending := d.Status == signflow.DeliveryPending; due[id] != pending || laned[id] != pending {
+			bad("delivery %s in status %s: due=%v laned=%v", id, d.Status, due[id], laned[id])
+		}
+	}
 	perContract := 0
 	bucket("delivery_contract").ForEach(func(k, v []byte) error {
 		perContract++

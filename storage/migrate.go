@@ -14,6 +14,7 @@ var migrations = []func(*bolt.Tx) error{
 	createContractCounts,
 	moveClientsToTenants,
 	createContractAll,
+	createDeliveryClaimIndexes,
 }
 
 // CurrentSchema is the schema version this build writes.

@@ -2,8 +2,6 @@ package storage
 
 import (
 	"bytes"
-	"strings"
-	"unicode"
 
 	"contracts/signflow"
 )
@@ -79,14 +77,8 @@ func (t *tx) Claims(in string) ([]signflow.TenantClaim, error) {
 	return out, nil
 }
 
-// nameWords are the lower-case words a client is found by.
-func nameWords(c *signflow.Client) []string {
-	text := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.MidName, c.LegalName}, " "))
-	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
 func putWords(c *signflow.Client, key func(string) []byte, put func(k, v []byte) error) error {
-	for _, w := range nameWords(c) {
+	for _, w := range c.NameWords() {
 		if err := put(key(w), nil); err != nil {
 			return err
 		}
@@ -95,7 +87,7 @@ func putWords(c *signflow.Client, key func(string) []byte, put func(k, v []byte)
 }
 
 func deleteWords(c *signflow.Client, key func(string) []byte, del func(k []byte) error) error {
-	for _, w := range nameWords(c) {
+	for _, w := range c.NameWords() {
 		if err := del(key(w)); err != nil {
 			return err
 		}
@@ -105,11 +97,11 @@ func deleteWords(c *signflow.Client, key func(string) []byte, del func(k []byte)
 
 // namesMatching returns the numbers whose name, as tenant knows it (an
 // owner's record or the tenant's own claim), has for each word of s a word
-// that starts with it. Words are split as nameWords splits them. Another
+// that starts with it. Words are split as NameWords splits them. Another
 // tenant's claims are never searched.
 func (t *tx) namesMatching(tenant, s string) map[string]bool {
 	var result map[string]bool
-	for _, w := range nameWords(&signflow.Client{LegalName: s}) {
+	for _, w := range (&signflow.Client{LegalName: s}).NameWords() {
 		set := map[string]bool{}
 		scan := func(bucket, prefix []byte) {
 			c := t.bucket(bucket).Cursor()
