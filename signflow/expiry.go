@@ -53,6 +53,9 @@ func (s *Service) ExpireSessions() (int, error) {
 	}
 }
 
+// SweeperLock names the work of the session sweeper on a Shared store.
+const SweeperLock = "session sweeper"
+
 // sweep expires sessions. On a store that several processes share, one
 // sweeps at a time: the others skip the tick.
 func (s *Service) sweep() (int, error) {
@@ -61,7 +64,7 @@ func (s *Service) sweep() (int, error) {
 		return s.ExpireSessions()
 	}
 	var n int
-	_, err := shared.Exclusive("session sweeper", func() (err error) { n, err = s.ExpireSessions(); return err })
+	_, err := shared.Exclusive(SweeperLock, func() (err error) { n, err = s.ExpireSessions(); return err })
 	return n, err
 }
 

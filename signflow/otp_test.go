@@ -14,46 +14,48 @@ import (
 // Four wrong codes tell the attempts left; the fifth closes the session as
 // EXPIRED and leaves the contract as it was; a new session signs.
 func TestFiveWrongCodesCloseTheSession(t *testing.T) {
-	p := newPeers(t)
-	tok := p.open(t, p.c.ID, fixture.CustomerIN)
-	code := p.send(t, tok, custPhone)
-	wrong := "00000"
-	if code == wrong {
-		wrong = "11111"
-	}
-	for left := 4; left >= 1; left-- {
-		_, err := p.Service.ConfirmCode(tok, wrong, signflow.Actor{})
-		var we *signflow.WrongCodeError
-		if !errors.As(err, &we) || we.Left != left || signflow.ErrorCode(err) != signflow.EINVALID ||
-			!strings.Contains(signflow.ErrorMessage(err), "attempt") {
-			t.Fatalf("wrong code with %d left: %v", left, err)
+	eachEngine(t, func(t *testing.T, e engine) {
+		p := newPeersOn(t, e.open(t))
+		tok := p.open(t, p.c.ID, fixture.CustomerIN)
+		code := p.send(t, tok, custPhone)
+		wrong := "00000"
+		if code == wrong {
+			wrong = "11111"
 		}
-	}
-	if _, err := p.Service.ConfirmCode(tok, wrong, signflow.Actor{}); err != signflow.ErrTooManyWrong || signflow.ErrorCode(err) != signflow.EFORBIDDEN {
-		t.Fatalf("fifth wrong code: %v", err)
-	}
-	if _, err := p.Service.ConfirmCode(tok, code, signflow.Actor{}); err != signflow.ErrSessionClosed {
-		t.Fatalf("right code after closing: %v", err)
-	}
-	var sess *signflow.SignSession
-	fixture.Must(t, func() error {
-		return p.DB.View(func(tx signflow.Tx) (err error) { sess, err = tx.SessionByToken(signflow.HashSecret(tok)); return err })
+		for left := 4; left >= 1; left-- {
+			_, err := p.Service.ConfirmCode(tok, wrong, signflow.Actor{})
+			var we *signflow.WrongCodeError
+			if !errors.As(err, &we) || we.Left != left || signflow.ErrorCode(err) != signflow.EINVALID ||
+				!strings.Contains(signflow.ErrorMessage(err), "attempt") {
+				t.Fatalf("wrong code with %d left: %v", left, err)
+			}
+		}
+		if _, err := p.Service.ConfirmCode(tok, wrong, signflow.Actor{}); err != signflow.ErrTooManyWrong || signflow.ErrorCode(err) != signflow.EFORBIDDEN {
+			t.Fatalf("fifth wrong code: %v", err)
+		}
+		if _, err := p.Service.ConfirmCode(tok, code, signflow.Actor{}); err != signflow.ErrSessionClosed {
+			t.Fatalf("right code after closing: %v", err)
+		}
+		var sess *signflow.SignSession
+		fixture.Must(t, func() error {
+			return p.Store.View(func(tx signflow.Tx) (err error) { sess, err = tx.SessionByToken(signflow.HashSecret(tok)); return err })
+		})
+		if sess.Status != signflow.SessionExpired || sess.OTP.CodeHash != nil {
+			t.Fatalf("closed session %+v", sess)
+		}
+		c := p.reload(t, p.c.ID)
+		if c.Status != signflow.StatusCreated || c.BuyerStatus != signflow.PartyPending || c.Version != 1 {
+			t.Fatalf("contract changed: %s %s v%d", c.Status, c.BuyerStatus, c.Version)
+		}
+		types := auditTypes(t, p.Service, p.c.ID)
+		if count(types, signflow.AuditCodeWrong) != 5 || count(types, signflow.AuditSessionClosed) != 1 {
+			t.Fatalf("audit %v", types)
+		}
+		tok2 := p.open(t, p.c.ID, fixture.CustomerIN)
+		if _, err := p.Service.ConfirmCode(tok2, p.send(t, tok2, custPhone), signflow.Actor{}); err != nil {
+			t.Fatalf("new session: %v", err)
+		}
 	})
-	if sess.Status != signflow.SessionExpired || sess.OTP.CodeHash != nil {
-		t.Fatalf("closed session %+v", sess)
-	}
-	c := p.reload(t, p.c.ID)
-	if c.Status != signflow.StatusCreated || c.BuyerStatus != signflow.PartyPending || c.Version != 1 {
-		t.Fatalf("contract changed: %s %s v%d", c.Status, c.BuyerStatus, c.Version)
-	}
-	types := auditTypes(t, p.Service, p.c.ID)
-	if count(types, signflow.AuditCodeWrong) != 5 || count(types, signflow.AuditSessionClosed) != 1 {
-		t.Fatalf("audit %v", types)
-	}
-	tok2 := p.open(t, p.c.ID, fixture.CustomerIN)
-	if _, err := p.Service.ConfirmCode(tok2, p.send(t, tok2, custPhone), signflow.Actor{}); err != nil {
-		t.Fatalf("new session: %v", err)
-	}
 }
 
 // Resend waits 60 s, at most 5 codes per session, a code lives OTPTTL, a

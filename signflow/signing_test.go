@@ -27,9 +27,17 @@ type peers struct {
 	c   *signflow.Contract
 }
 
-func newPeers(t *testing.T) *peers {
+func newPeers(t *testing.T) *peers { return newPeersOn(t, nil) }
+
+// newPeersOn builds the peers world on store; nil means a bbolt file.
+func newPeersOn(t *testing.T, store signflow.Store) *peers {
 	t.Helper()
-	w := fixture.NewStandard(t)
+	var w *fixture.Standard
+	if store == nil {
+		w = fixture.NewStandard(t)
+	} else {
+		w = fixture.NewStandardOn(t, store)
+	}
 	fixture.MustOwner(t, w.Service, &signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
 	fixture.MustClaim(t, w.Service, peerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: custPhone})
 	cred := fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Peer shop", OwnerIN: peerIN,
@@ -89,7 +97,7 @@ func (p *peers) reload(t *testing.T, id string) *signflow.Contract {
 	t.Helper()
 	var c *signflow.Contract
 	fixture.Must(t, func() error {
-		return p.DB.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
+		return p.Store.View(func(tx signflow.Tx) (err error) { c, err = tx.Contract(id); return err })
 	})
 	return c
 }
@@ -194,34 +202,53 @@ func TestTwoSignaturesMakeTheContractActive(t *testing.T) {
 // Both parties confirm their codes at the same moment, on a real bbolt
 // file: every time, exactly one ACTIVE results with both ACCEPTED.
 func TestConcurrentSignaturesYieldOneActive(t *testing.T) {
-	p := newPeers(t)
-	for round := 0; round < 15; round++ {
-		c := p.contract(t)
-		toks := []string{p.open(t, c.ID, fixture.CustomerIN), p.open(t, c.ID, peerIN)}
-		codes := []string{p.send(t, toks[0], custPhone), p.send(t, toks[1], peerPhone)}
-		start := make(chan struct{})
-		errs := make([]error, 2)
-		var wg sync.WaitGroup
-		for i := range toks {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				_, errs[i] = p.Service.ConfirmCode(toks[i], codes[i], signflow.Actor{IP: "10.0.0.9"})
-			}()
+	eachEngine(t, func(t *testing.T, e engine) {
+		p := newPeersOn(t, e.open(t))
+		// The seller signs through a second process where the engine has them.
+		svcs := []*signflow.Service{p.Service, p.Service}
+		if e.peer != nil {
+			svcs[1] = signflow.NewService(e.peer(t, p.Store), p.Options)
 		}
-		close(start)
-		wg.Wait()
-		if errs[0] != nil || errs[1] != nil {
-			t.Fatalf("round %d: %v", round, errs)
+		for round := 0; round < 15; round++ {
+			c := p.contract(t)
+			toks := []string{p.open(t, c.ID, fixture.CustomerIN), p.open(t, c.ID, peerIN)}
+			codes := []string{p.send(t, toks[0], custPhone), p.send(t, toks[1], peerPhone)}
+			start := make(chan struct{})
+			errs := make([]error, 2)
+			var wg sync.WaitGroup
+			for i := range toks {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					_, errs[i] = svcs[i].ConfirmCode(toks[i], codes[i], signflow.Actor{IP: "10.0.0.9"})
+				}()
+			}
+			close(start)
+			wg.Wait()
+			if errs[0] != nil || errs[1] != nil {
+				t.Fatalf("round %d: %v", round, errs)
+			}
+			got := p.reload(t, c.ID)
+			types := auditTypes(t, p.Service, c.ID)
+			if got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted ||
+				got.Version != 3 || count(types, signflow.EventActive) != 1 || count(types, signflow.EventSigned) != 2 {
+				t.Fatalf("round %d: %s %s/%s v%d %v", round, got.Status, got.BuyerStatus, got.SellerStatus, got.Version, types)
+			}
+			// The app's webhook hears of the contract becoming ACTIVE once.
+			rows, err := p.Service.Deliveries(signflow.DeliveryFilter{ContractID: c.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var events []string
+			for _, d := range rows {
+				events = append(events, d.Event)
+			}
+			if count(events, signflow.EventActive) != 1 || count(events, signflow.EventSigned) != 2 {
+				t.Fatalf("round %d: outbox %v", round, events)
+			}
 		}
-		got := p.reload(t, c.ID)
-		types := auditTypes(t, p.Service, c.ID)
-		if got.Status != signflow.StatusActive || got.BuyerStatus != signflow.PartyAccepted || got.SellerStatus != signflow.PartyAccepted ||
-			got.Version != 3 || count(types, signflow.EventActive) != 1 || count(types, signflow.EventSigned) != 2 {
-			t.Fatalf("round %d: %s %s/%s v%d %v", round, got.Status, got.BuyerStatus, got.SellerStatus, got.Version, types)
-		}
-	}
+	})
 }
 
 // A rejection by the counterparty rejects the contract; by the creator's

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
+	"time"
 
 	"contracts/signflow"
 )
@@ -25,25 +26,65 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 
 func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
 	v := new(signflow.Delivery)
-	return v, t.get(bucketDeliveries, []byte(id), v, "Delivery")
+	if err := t.get(bucketDeliveries, []byte(id), v, "Delivery"); err != nil {
+		return v, err
+	}
+	if t.b.Writable() {
+		// A write of the row follows, and needs the place the row had.
+		if t.stored == nil {
+			t.stored = map[string]storedDelivery{}
+		}
+		t.stored[id] = storedDelivery{v.Status, v.Seq, v.NextAt, v.Target, v.ContractID}
+	}
+	return v, nil
+}
+
+// storedDelivery is what of a row, as stored, places it in the indexes.
+type storedDelivery struct {
+	status             string
+	seq                uint64
+	nextAt             time.Time
+	target, contractID string
+}
+
+// storedRow returns the row with the id as stored, as far as the indexes
+// need it, or nil when there is none.
+func (t *tx) storedRow(id string) (*signflow.Delivery, error) {
+	if s, ok := t.stored[id]; ok {
+		return &signflow.Delivery{ID: id, Status: s.status, Seq: s.seq, NextAt: s.nextAt, Target: s.target, ContractID: s.contractID}, nil
+	}
+	d, err := t.Delivery(id)
+	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
+		return nil, nil
+	}
+	return d, err
 }
 
 // PutDelivery writes the row; it stays in the queue and the claim indexes
 // while PENDING. Once committed, the write settles a claim on the row.
 func (t *tx) PutDelivery(d *signflow.Delivery) error {
-	if old, err := t.Delivery(d.ID); err == nil && old.Status == signflow.DeliveryPending {
+	old, err := t.storedRow(d.ID)
+	if err != nil {
+		return err
+	}
+	if old != nil && old.Status == signflow.DeliveryPending {
 		if err := t.indexPending(old, false); err != nil {
 			return err
 		}
-	} else if err != nil && signflow.ErrorCode(err) != signflow.ENOTFOUND {
-		return err
+		if t.db != nil {
+			id, key := d.ID, dueKey(old)
+			t.b.OnCommit(func() { t.db.claims.release(id, key) })
+		}
 	}
+	if t.stored == nil {
+		t.stored = map[string]storedDelivery{}
+	}
+	t.stored[d.ID] = storedDelivery{d.Status, d.Seq, d.NextAt, d.Target, d.ContractID}
 	pending := d.Status == signflow.DeliveryPending
 	if err := t.indexPending(d, pending); err != nil {
 		return err
 	}
 	q := t.bucket(bucketDeliveryQueue)
-	var err error
 	if pending {
 		err = q.Put(seq8(d.Seq), []byte(d.ID))
 	} else {
@@ -60,10 +101,6 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 	}
 	if err != nil {
 		return err
-	}
-	if t.db != nil {
-		id := d.ID
-		t.b.OnCommit(func() { t.db.claims.release(id) })
 	}
 	return t.put(bucketDeliveries, []byte(d.ID), d)
 }

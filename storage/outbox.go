@@ -31,14 +31,21 @@ type claims struct {
 	rows map[string]heldRow // by delivery id
 }
 
+// heldRow is a claim on a row as it was due under key in delivery_due: a
+// write of the row that moves it (a retry, a redelivery) ends the claim.
 type heldRow struct {
 	by    string
 	until time.Time
+	key   string
 }
 
-func (c *claims) release(id string) {
+// release ends the claim on the row as it was due under key, once a write
+// of the row commits. A claim made since, on the row as written, stays.
+func (c *claims) release(id string, key []byte) {
 	c.mu.Lock()
-	delete(c.rows, id)
+	if h, ok := c.rows[id]; ok && h.key == string(key) {
+		delete(c.rows, id)
+	}
 	c.mu.Unlock()
 }
 
@@ -85,7 +92,7 @@ func (db *DB) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBatch
 		for ; k != nil && binary.BigEndian.Uint64(k[:8]) <= now && len(out.Rows) < c.Limit; k, v = cur.Next() {
 			i := bytes.LastIndexByte(v, 0)
 			id := string(v[i+1:])
-			if h, held := db.claims.rows[id]; held && h.until.After(c.Now) {
+			if h, held := db.claims.rows[id]; held && h.key == string(k) && h.until.After(c.Now) {
 				continue
 			}
 			// The lane's first key must be this row's.
@@ -96,7 +103,7 @@ func (db *DB) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBatch
 			if err != nil {
 				return err
 			}
-			db.claims.rows[id] = heldRow{by: c.Claimer, until: c.Now.Add(c.Lease)}
+			db.claims.rows[id] = heldRow{by: c.Claimer, until: c.Now.Add(c.Lease), key: string(k)}
 			out.Rows = append(out.Rows, d)
 		}
 		if k, _ := cur.Seek(seq8(now + 1)); k != nil {

@@ -14,6 +14,9 @@ type tx struct {
 	b    *bolt.Tx
 	db   *DB
 	open []openBucket
+	// stored holds, in a write, the index places of the deliveries it has
+	// read or written (deliveries.go).
+	stored map[string]storedDelivery
 }
 
 // openBucket is a bucket handle already found in this transaction.

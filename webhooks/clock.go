@@ -54,15 +54,30 @@ func (c *FakeClock) Now() time.Time {
 // NewTimer returns a timer that fires when the clock reaches now+d; at
 // once when d <= 0.
 func (c *FakeClock) NewTimer(d time.Duration) Timer {
+	return c.NewTimerAt(c.Now().Add(d))
+}
+
+// NewTimerAt returns a timer that fires when the clock reaches at; at once
+// when it has. Unlike NewTimer with a duration taken from Now, it cannot
+// miss an Advance made in between.
+func (c *FakeClock) NewTimerAt(at time.Time) Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &fakeTimer{clock: c, at: c.now.Add(d), c: make(chan time.Time, 1)}
-	if d <= 0 {
+	t := &fakeTimer{clock: c, at: at, c: make(chan time.Time, 1)}
+	if !at.After(c.now) {
 		t.c <- c.now
 	} else {
 		c.timers[t] = struct{}{}
 	}
 	return t
+}
+
+// timerAt returns a timer of the clock that fires at the instant at.
+func timerAt(c Clock, at time.Time) Timer {
+	if c, ok := c.(interface{ NewTimerAt(time.Time) Timer }); ok {
+		return c.NewTimerAt(at)
+	}
+	return c.NewTimer(at.Sub(c.Now()))
 }
 
 // Advance moves the clock forward by d and fires the timers that are due.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"sync"
 	"testing"
@@ -15,26 +16,88 @@ import (
 	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/storage"
+	"contracts/storage/postgres"
+	"contracts/storage/postgres/pgtest"
 	"contracts/webhooks"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// harness is a real bbolt world whose service and pool share a fake clock.
+// harness is a real world, on bbolt or PostgreSQL, whose service and pool
+// share a fake clock.
 type harness struct {
 	*fixture.Standard
-	t     *testing.T
-	clock *webhooks.FakeClock
-	svc   *signflow.Service // the fixture's service, on the fake clock
-	reg   *prometheus.Registry
-	pool  *webhooks.Pool
+	t      *testing.T
+	clock  *webhooks.FakeClock
+	store  pooled                    // the store the service and the pool work on
+	reopen func(t *testing.T) pooled // opens the database again, as a restarted process would
+	svc    *signflow.Service         // the fixture's service, on the fake clock
+	reg    *prometheus.Registry
+	pool   *webhooks.Pool
 }
 
-func newHarness(t *testing.T) *harness {
+// pooled is a store a pool works on, which wakes the pool after commits
+// that add deliveries.
+type pooled interface {
+	webhooks.Store
+	OnDeliveryAdded(fn func())
+}
+
+// engine opens fresh stores of one storage engine.
+type engine struct {
+	name string
+	// open returns a fresh store and a function that opens its database
+	// again, closing the handle before it first where only one may be open.
+	open func(t *testing.T) (pooled, func(t *testing.T) pooled)
+	// peer returns the handle a second process would hold on the database
+	// of the store: another connection pool, or the same handle on a file
+	// only one process opens.
+	peer func(t *testing.T, s pooled) pooled
+}
+
+var engines = []engine{
+	{"bbolt", func(t *testing.T) (pooled, func(*testing.T) pooled) {
+		path := filepath.Join(t.TempDir(), "contracts.db")
+		var db *storage.DB
+		open := func(t *testing.T) pooled {
+			if db != nil {
+				if err := db.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			if db, err = storage.Open(path, storage.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			d := db
+			t.Cleanup(func() { d.Close() })
+			return db
+		}
+		return open(t), open
+	}, func(t *testing.T, s pooled) pooled { return s }},
+	{"postgres", func(t *testing.T) (pooled, func(*testing.T) pooled) {
+		url := pgtest.NewDatabase(t)
+		open := func(t *testing.T) pooled { return pgtest.OpenURL(t, url) }
+		return open(t), open
+	}, func(t *testing.T, s pooled) pooled { return pgtest.Peer(t, s.(*postgres.Store)) }},
+}
+
+// eachEngine runs the test on every engine.
+func eachEngine(t *testing.T, fn func(t *testing.T, e engine)) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) { fn(t, e) })
+	}
+}
+
+// newHarness builds a harness on bbolt.
+func newHarness(t *testing.T) *harness { return newHarnessOn(t, engines[0]) }
+
+func newHarnessOn(t *testing.T, e engine) *harness {
 	t.Helper()
-	s := fixture.NewStandard(t)
-	h := &harness{Standard: s, t: t, clock: webhooks.NewFakeClock(s.Clock.Now())}
-	h.use(s.DB)
+	store, reopen := e.open(t)
+	s := fixture.NewStandardOn(t, store)
+	h := &harness{Standard: s, t: t, clock: webhooks.NewFakeClock(s.Clock.Now()), reopen: reopen}
+	h.use(store)
 	fixture.MustOwner(t, h.svc, &signflow.Client{IN: peerIN, FirstName: "Dilnoza", LastName: "Rahimova", Phone: peerPhone})
 	fixture.MustClaim(t, h.svc, peerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", Phone: custPhone})
 	return h
@@ -48,27 +111,47 @@ const (
 	custPhone = "998901234567"
 )
 
-// use points the world at db, as a restarted process would open it.
-func (h *harness) use(db *storage.DB) {
+// use points the world at store, as a restarted process would open it.
+func (h *harness) use(store pooled) {
+	h.store, h.Store, h.svc = store, store, signflow.NewService(store, h.serviceOptions())
+	h.DB, _ = store.(*storage.DB)
+}
+
+// serviceOptions are the world's service options on the fake clock.
+func (h *harness) serviceOptions() signflow.Options {
 	opt := h.Options
 	opt.Now = h.clock.Now
-	h.DB, h.svc = db, signflow.NewService(db, opt)
+	return opt
 }
+
+// restart opens the database again, as a restarted process would.
+func (h *harness) restart() { h.use(h.reopen(h.t)) }
 
 // start runs a pool on the world's database, woken by its commits as in
 // the appliance, and shuts it down at the end of the test.
 func (h *harness) start(opt webhooks.Options) *webhooks.Pool {
 	h.t.Helper()
-	opt.Clock = h.clock
 	h.reg = prometheus.NewRegistry()
-	p, err := webhooks.New(h.DB, h.Box, h.reg, opt)
+	h.pool = h.startOn(h.store, h.reg, opt)
+	return h.pool
+}
+
+// startOn runs a pool on store on the harness's clock, with its metrics in reg.
+func (h *harness) startOn(store pooled, reg *prometheus.Registry, opt webhooks.Options) *webhooks.Pool {
+	h.t.Helper()
+	opt.Clock = h.clock
+	if opt.Lease == 0 {
+		// Tests move the clock by minutes and hours while attempts are in
+		// flight: only a lease test may see a claim run out.
+		opt.Lease = 365 * 24 * time.Hour
+	}
+	p, err := webhooks.New(store, h.Box, reg, opt)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	h.DB.OnDeliveryAdded(p.Wake)
+	store.OnDeliveryAdded(p.Wake)
 	p.Start()
 	h.t.Cleanup(func() { stop(h.t, p) })
-	h.pool = p
 	return p
 }
 
@@ -125,7 +208,7 @@ func (h *harness) sign(cred *signflow.NewCredential, contractID, signer, phone s
 	}
 }
 
-// deliveries reads the outbox rows of a contract from bbolt.
+// deliveries reads the outbox rows of a contract from the store.
 func (h *harness) deliveries(contractID string) []*signflow.Delivery {
 	h.t.Helper()
 	list, err := h.svc.Deliveries(signflow.DeliveryFilter{ContractID: contractID})
@@ -145,7 +228,7 @@ func (h *harness) only(contractID string) *signflow.Delivery {
 	return list[0]
 }
 
-// waitRow polls bbolt until the delivery satisfies cond.
+// waitRow polls the store until the delivery satisfies cond.
 func (h *harness) waitRow(id, what string, cond func(*signflow.Delivery) bool) *signflow.Delivery {
 	h.t.Helper()
 	var d *signflow.Delivery
@@ -158,7 +241,7 @@ func (h *harness) waitRow(id, what string, cond func(*signflow.Delivery) bool) *
 }
 
 func (h *harness) delivery(id string) (d *signflow.Delivery, err error) {
-	err = h.DB.View(func(tx signflow.Tx) error { d, err = tx.Delivery(id); return err })
+	err = h.store.View(func(tx signflow.Tx) error { d, err = tx.Delivery(id); return err })
 	return d, err
 }
 
@@ -173,7 +256,7 @@ func (h *harness) waitStatus(id, status string) *signflow.Delivery {
 	return h.waitRow(id, status, func(d *signflow.Delivery) bool { return d.Status == status })
 }
 
-// waitFor polls cond, for real I/O only (HTTP, bbolt), with a deadline.
+// waitFor polls cond, for real I/O only (HTTP, the store), with a deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)

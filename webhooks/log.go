@@ -10,12 +10,14 @@ const (
 )
 
 // write records attempt results in the delivery log, all that have
-// arrived in one transaction, and hands the rows back to the dispatcher.
+// arrived in one transaction, and tells the dispatcher how many rows it
+// settled.
 func (p *Pool) write() {
 	for r := range p.results {
-		rows := p.save(p.drain(r))
+		batch := p.drain(r)
+		p.save(batch)
 		select {
-		case p.done <- rows:
+		case p.done <- len(batch):
 		case <-p.stop:
 		}
 	}
@@ -39,14 +41,13 @@ func (p *Pool) drain(first result) []result {
 }
 
 // save appends each attempt to its row as stored now (a redelivery may
-// have started a new round meanwhile) and settles the row's status. When
-// the write fails the rows come back unchanged, due again after the first
-// retry delay.
-func (p *Pool) save(batch []result) []*signflow.Delivery {
-	var rows []*signflow.Delivery
+// have started a new round meanwhile) and settles the row's status; the
+// write ends the pool's claim on the row. When the write fails the rows
+// stay claimed until their lease ends, and are attempted again then.
+func (p *Pool) save(batch []result) {
 	var outcomes []string
 	err := p.store.Update(func(tx signflow.Tx) error {
-		rows, outcomes = rows[:0], outcomes[:0]
+		outcomes = outcomes[:0]
 		for _, r := range batch {
 			d, err := tx.Delivery(r.d.ID)
 			if err != nil {
@@ -56,19 +57,12 @@ func (p *Pool) save(batch []result) []*signflow.Delivery {
 			if err := tx.PutDelivery(d); err != nil {
 				return err
 			}
-			rows = append(rows, d)
 		}
 		return nil
 	})
 	if err != nil {
-		p.opt.Log.Error().Err(err).Int("attempts", len(batch)).Msg("webhooks: write the delivery log; the attempts will be made again")
-		rows = rows[:0]
-		for _, r := range batch {
-			d := *r.d
-			d.NextAt = r.finished.Add(retryDelays[0])
-			rows = append(rows, &d)
-		}
-		return rows
+		p.opt.Log.Error().Err(err).Int("attempts", len(batch)).Msg("webhooks: write the delivery log; the attempts will be made again when their claims end")
+		return
 	}
 	for i, r := range batch {
 		p.metrics.deliveries.WithLabelValues(r.d.Event, outcomes[i]).Inc()
@@ -77,7 +71,6 @@ func (p *Pool) save(batch []result) []*signflow.Delivery {
 				Msg("webhooks: delivery FAILED after its last retry")
 		}
 	}
-	return rows
 }
 
 // settle applies the retry schedule: any 2xx delivers; a failure is tried

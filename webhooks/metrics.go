@@ -17,7 +17,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		duration: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "contracts_webhook_attempt_duration_seconds",
 			Help: "Duration of webhook attempts, from the request to the answer or the error.", Buckets: prometheus.DefBuckets}),
 		depth: prometheus.NewGauge(prometheus.GaugeOpts{Name: "contracts_webhook_queue_depth",
-			Help: "PENDING webhook deliveries held by the scheduler: due, in flight or waiting for a retry (at most 4096; more wait in the outbox)."}),
+			Help: "PENDING webhook deliveries in the outbox, of every process sharing it: due, in flight or waiting for a retry (counted up to 4096), as this process's last claim saw them."}),
 	}
 	if reg != nil {
 		for _, c := range []prometheus.Collector{m.deliveries, m.duration, m.depth} {

@@ -1,7 +1,9 @@
 // Package webhooks delivers the webhook outbox. signflow writes one
 // Delivery row per event and target in the transaction of the change; a
-// Pool reads the PENDING rows from the store, signs and POSTs them, retries
-// on the spec's schedule and writes every attempt back to the row.
+// Pool claims the due PENDING rows from the store (so that the pools of
+// several processes share one outbox, each attempt made by one of them),
+// signs and POSTs them, retries on the spec's schedule and writes every
+// attempt back to the row.
 package webhooks
 
 import (
@@ -28,48 +30,63 @@ const (
 var retryDelays = [...]time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second}
 
 const (
-	window     = 4096            // PENDING rows the dispatcher holds in memory at most
 	writeBatch = 512             // attempt results written in one transaction at most
-	pollEvery  = 5 * time.Second // outbox re-read in case a wake-up was missed
-	// Rows handed out per worker: beside the one it sends, those waiting for
-	// it and those whose result waits for the log write, so that workers do
-	// not idle while a batch of results commits.
+	pollEvery  = 5 * time.Second // outbox claimed again in case a wake-up was missed (or another process wrote)
+	// Rows claimed per worker: beside the one it sends, those waiting for
+	// it and those whose result waits for the log write, so that workers
+	// do not idle while a batch of results commits. A claimed row is
+	// attempted and settled within this many attempts' time and one more.
 	inFlightPerWorker = 4
 )
+
+// Store is what the pool works on: the store of the deliveries and the
+// claims on them.
+type Store interface {
+	signflow.Store
+	signflow.Outbox
+}
 
 // Options configure a Pool; zero fields take the defaults.
 type Options struct {
 	Name           string        // config service.name, used in the X-<Name>-* headers
 	Workers        int           // attempts in flight at once
 	AttemptTimeout time.Duration // HTTP time-out of one attempt
-	Clock          Clock         // RealClock() unless a test moves time
-	Log            zerolog.Logger
+	// Lease is how long a claimed row stays this pool's; a pool that dies
+	// leaves its rows to others after it. Default: the time of five
+	// attempts and ten seconds, more than a claimed row can wait, be
+	// attempted and be written back.
+	Lease time.Duration
+	Clock Clock // RealClock() unless a test moves time
+	Log   zerolog.Logger
 }
 
-// Pool sends the outbox with a fixed set of workers. It is owned by the
-// process: Start it once, Shutdown it before closing the store.
+// Pool sends the outbox with a fixed set of workers. It claims the rows it
+// sends, so that several pools (processes) can share one outbox: each
+// attempt is made by one of them. It is owned by the process: Start it
+// once, Shutdown it before closing the store.
 type Pool struct {
-	store   signflow.Store
+	store   Store
 	sealer  signflow.Sealer
 	opt     Options
+	claimer string // this pool's name on its claims
 	client  *http.Client
 	headers headerNames
 	metrics *metrics
 
-	wake, rescan chan struct{}
-	jobs         chan *signflow.Delivery // its capacity bounds the rows handed out and not yet written back
-	results      chan result
-	done         chan []*signflow.Delivery
-	stop         chan struct{}
-	stopOnce     sync.Once
-	ctx          context.Context // aborts attempts in flight when Shutdown runs out of time
-	abort        context.CancelFunc
-	wg           sync.WaitGroup
+	wake     chan struct{}
+	jobs     chan *signflow.Delivery // its capacity bounds the rows claimed and not yet written back
+	results  chan result
+	done     chan int // how many claimed rows a write settled
+	stop     chan struct{}
+	stopOnce sync.Once
+	ctx      context.Context // aborts attempts in flight when Shutdown runs out of time
+	abort    context.CancelFunc
+	wg       sync.WaitGroup
 }
 
 // New builds a pool over the store; the sealer opens the targets' webhook
 // secrets. Its metrics are registered with reg when reg is not nil.
-func New(store signflow.Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Options) (*Pool, error) {
+func New(store Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Options) (*Pool, error) {
 	if opt.Name == "" {
 		opt.Name = DefaultName
 	}
@@ -79,6 +96,9 @@ func New(store signflow.Store, sealer signflow.Sealer, reg prometheus.Registerer
 	if opt.AttemptTimeout <= 0 {
 		opt.AttemptTimeout = DefaultAttemptTimeout
 	}
+	if opt.Lease <= 0 {
+		opt.Lease = (inFlightPerWorker+1)*opt.AttemptTimeout + 10*time.Second
+	}
 	if opt.Clock == nil {
 		opt.Clock = RealClock()
 	}
@@ -86,15 +106,15 @@ func New(store signflow.Store, sealer signflow.Sealer, reg prometheus.Registerer
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{store: store, sealer: sealer, opt: opt, client: newClient(opt), headers: newHeaderNames(opt.Name), metrics: m,
-		wake: make(chan struct{}, 1), rescan: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
-		results: make(chan result, opt.Workers), done: make(chan []*signflow.Delivery, 1), stop: make(chan struct{})}
+	p := &Pool{store: store, sealer: sealer, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
+		metrics: m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
+		results: make(chan result, opt.Workers), done: make(chan int, 1), stop: make(chan struct{})}
 	p.ctx, p.abort = context.WithCancel(context.Background())
 	return p, nil
 }
 
-// Start loads the PENDING outbox, including rows left by an earlier
-// process, and starts the dispatcher, the workers and the writer.
+// Start starts the dispatcher, the workers and the writer. The dispatcher
+// claims at once what is due, rows left by an earlier process included.
 func (p *Pool) Start() {
 	var workers sync.WaitGroup
 	for range p.opt.Workers {
@@ -105,30 +125,35 @@ func (p *Pool) Start() {
 	p.wg.Go(p.dispatch)
 }
 
-// Shutdown stops taking rows and waits for the attempts in flight and
-// their log entries. When ctx ends first it aborts those attempts; their
-// rows stay PENDING and are sent again, under the same id, after a restart.
+// Shutdown stops claiming and waits for the attempts in flight and their
+// log entries. When ctx ends first it aborts those attempts. Rows claimed
+// and not attempted are given back: they stay PENDING and are sent, under
+// the same id, by the next pool.
 func (p *Pool) Shutdown(ctx context.Context) error {
 	p.stopOnce.Do(func() { close(p.stop) })
 	finished := make(chan struct{})
 	go func() { p.wg.Wait(); close(finished) }()
+	var err error
 	select {
 	case <-finished:
-		return nil
 	case <-ctx.Done():
 		p.abort()
 		<-finished
-		return ctx.Err()
+		err = ctx.Err()
 	}
+	if rerr := p.store.ReleaseDeliveries(p.claimer); rerr != nil {
+		p.opt.Log.Error().Err(rerr).Msg("webhooks: give back the claimed rows; they wait for their lease to end")
+	}
+	return err
 }
 
 // Wake tells the pool that new rows were committed to the outbox; wire it
-// to storage's OnDeliveryAdded.
+// to the store's OnDeliveryAdded.
 func (p *Pool) Wake() { signal(p.wake) }
 
 // Redelivered tells the pool that an old row was queued again; wire it to
 // the admin API's Redelivered hook.
-func (p *Pool) Redelivered() { signal(p.rescan) }
+func (p *Pool) Redelivered() { signal(p.wake) }
 
 func signal(c chan struct{}) {
 	select {
@@ -137,76 +162,57 @@ func signal(c chan struct{}) {
 	}
 }
 
-// dispatch hands due rows to the workers and waits for the next one to
-// become due, for new rows, or for finished attempts.
+// dispatch claims due rows for the workers whenever there is room and
+// something may have changed: new rows, written results, the time of the
+// next due row, or the poll.
 func (p *Pool) dispatch() {
 	defer close(p.jobs)
-	s := newSchedule()
 	clock := p.opt.Clock
-	load, full := true, false
-	pollAt := clock.Now().Add(pollEvery)
 	busy := 0
+	var nextAt time.Time // when the soonest unclaimed row falls due; zero when none waits
+	pollAt := clock.Now().Add(pollEvery)
 	for {
 		now := clock.Now()
 		if !now.Before(pollAt) {
-			load, pollAt = true, now.Add(pollEvery)
+			pollAt = now.Add(pollEvery)
 		}
-		if full {
-			s.reset()
-			full, load = false, true
+		if busy < cap(p.jobs) {
+			next, n := p.claim(now, cap(p.jobs)-busy)
+			busy += n
+			nextAt = next
 		}
-		if load && s.loaded < window {
-			load = p.load(s)
+		wake := pollAt
+		if !nextAt.IsZero() && nextAt.Before(wake) && busy < cap(p.jobs) {
+			wake = nextAt
 		}
-		for busy < cap(p.jobs) {
-			d := s.next(now)
-			if d == nil {
-				break
-			}
-			p.jobs <- d
-			busy++
-		}
-		p.metrics.depth.Set(float64(s.loaded))
-
-		wait := pollAt.Sub(now)
-		if at, ok := s.nextAt(); ok && busy < cap(p.jobs) {
-			wait = min(wait, at.Sub(now))
-		}
-		timer := clock.NewTimer(wait)
+		timer := timerAt(clock, wake)
 		select {
 		case <-p.stop:
 			timer.Stop()
 			return
 		case <-p.wake:
-			load = true
-		case <-p.rescan:
-			full = true
-		case rows := <-p.done:
-			for _, d := range rows {
-				s.finish(d)
-			}
-			busy -= len(rows)
+		case n := <-p.done:
+			busy -= n
 		case <-timer.C():
 		}
 		timer.Stop()
 	}
 }
 
-// load reads the PENDING rows after the schedule's cursor into it, and
-// reports whether the outbox may hold more than there was room for.
-func (p *Pool) load(s *schedule) bool {
-	room := window - s.loaded
-	var rows []*signflow.Delivery
-	err := p.store.View(func(tx signflow.Tx) (err error) {
-		rows, err = tx.PendingDeliveries(s.cursor, room)
-		return err
-	})
+// claim hands up to room due rows to the workers and returns when the next
+// row falls due and how many it handed out.
+func (p *Pool) claim(now time.Time, room int) (time.Time, int) {
+	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: room})
 	if err != nil {
-		p.opt.Log.Error().Err(err).Msg("webhooks: read the outbox")
-		return false
+		p.opt.Log.Error().Err(err).Msg("webhooks: claim from the outbox")
+		return now.Add(retryDelays[0]), 0
 	}
-	for _, d := range rows {
-		s.add(d)
+	for _, d := range b.Rows {
+		p.jobs <- d // never blocks: the rows fit in the room left
 	}
-	return len(rows) == room
+	p.metrics.depth.Set(float64(b.Pending))
+	if len(b.Rows) == room {
+		return now, room // more may be due: claim again once there is room
+	}
+	return b.NextAt, len(b.Rows)
 }

@@ -29,6 +29,11 @@ func TestDefaults(t *testing.T) {
 	if p.opt.Workers != DefaultWorkers || p.opt.Clock == nil {
 		t.Errorf("workers %d clock %v", p.opt.Workers, p.opt.Clock)
 	}
+	// A claimed row waits behind at most four rows per worker, each at most
+	// one time-out long: the lease must outlast that and the log write.
+	if p.opt.Lease != time.Minute || p.opt.Lease <= inFlightPerWorker*p.opt.AttemptTimeout+p.opt.AttemptTimeout {
+		t.Errorf("lease %v, want a minute, more than %d attempts' time", p.opt.Lease, inFlightPerWorker+1)
+	}
 	if _, err := New(nil, nil, reg, Options{}); err == nil {
 		t.Error("registering the metrics twice succeeded")
 	}

@@ -22,7 +22,7 @@ func TestLinkLocalTargetIsNotConnectedTo(t *testing.T) {
 	for _, url := range targets {
 		app := h.app(rcv.URL + "/hook")
 		fixture.Must(t, func() error {
-			return h.DB.Update(func(tx signflow.Tx) error {
+			return h.store.Update(func(tx signflow.Tx) error {
 				a, err := tx.App(app.ID)
 				if err != nil {
 					return err

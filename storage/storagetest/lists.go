@@ -63,12 +63,7 @@ func testListMatchesBruteForce(t *testing.T, e Engine) {
 	}
 	// Every setting of the engine (such as how a search chooses between
 	// its indexes) must give the same answers.
-	variants := map[string]func() func(){"default": func() func() { return func() {} }}
-	for name, v := range e.ListVariants {
-		variants[name] = v
-	}
-	for variant, set := range variants {
-		restore := set()
+	for variant, restore := range e.variants() {
 		for name, q := range cases {
 			t.Run(variant+"/"+name, func(t *testing.T) {
 				wantIDs, wantTotal := w.Expected(q)

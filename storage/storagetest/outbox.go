@@ -153,48 +153,61 @@ func testClaimsLeaseAndRelease(t *testing.T, e Engine) {
 }
 
 // Claimers working at once, through two handles where the engine has them,
-// are given every row exactly once, each target's rows of a contract in
-// order.
+// while rows keep coming, are given every row exactly once, each target's
+// rows of a contract in order.
 func testClaimsGiveEachRowOnce(t *testing.T, e Engine) {
 	db, _ := outbox(t, e)
 	stores := []signflow.Store{db, e.peer(t, db)}
-	var rows []row
-	for i := 0; i < 120; i++ {
-		rows = append(rows, row{fmt.Sprintf("app:%d", i%3), fmt.Sprintf("c%d", i%8), t0})
-	}
-	ids := addRows(t, db, rows...)
-	index := map[string]int{}
-	for i, id := range ids {
-		index[id] = i
-	}
 	var (
-		mu    sync.Mutex
-		given = map[string]int{}
-		order = map[string][]int{} // by lane, the row numbers in the order given
+		mu      sync.Mutex
+		index   = map[string]int{} // row number by id
+		given   = map[string]int{}
+		order   = map[string][]uint64{} // by lane, the sequence numbers in the order given
+		written bool
 	)
 	var wg sync.WaitGroup
+	wg.Go(func() {
+		for batch := 0; batch < 12; batch++ {
+			var rows []row
+			for i := batch * 10; i < batch*10+10; i++ {
+				rows = append(rows, row{fmt.Sprintf("app:%d", i%3), fmt.Sprintf("c%d", i%8), t0})
+			}
+			ids := addRows(t, stores[batch%2], rows...)
+			mu.Lock()
+			for i, id := range ids {
+				index[id] = batch*10 + i
+			}
+			mu.Unlock()
+		}
+		mu.Lock()
+		written = true
+		mu.Unlock()
+	})
 	for c := 0; c < 4; c++ {
 		wg.Go(func() {
 			s := stores[c%2]
 			o := s.(signflow.Outbox)
 			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+				mu.Lock()
+				done := written
+				mu.Unlock()
 				b, err := o.ClaimDeliveries(signflow.DeliveryClaim{Claimer: fmt.Sprint("claimer", c), Now: t0, Lease: time.Hour, Limit: 7})
 				if err != nil {
 					t.Error(err)
 					return
 				}
 				if len(b.Rows) == 0 {
-					if b.Pending == 0 {
+					if done && b.Pending == 0 {
 						return
 					}
-					time.Sleep(time.Millisecond) // the others hold the rest: let them write
+					time.Sleep(time.Millisecond) // the others hold the rest, or more rows come: let them write
 					continue
 				}
 				mu.Lock()
 				for _, d := range b.Rows {
 					given[d.ID]++
 					lane := d.Target + " " + d.ContractID
-					order[lane] = append(order[lane], index[d.ID])
+					order[lane] = append(order[lane], d.Seq)
 				}
 				mu.Unlock()
 				for _, d := range b.Rows {
@@ -205,9 +218,12 @@ func testClaimsGiveEachRowOnce(t *testing.T, e Engine) {
 		})
 	}
 	wg.Wait()
-	for _, id := range ids {
+	if len(index) != 120 {
+		t.Fatalf("%d rows written", len(index))
+	}
+	for id, i := range index {
 		if given[id] != 1 {
-			t.Errorf("row %d given %d times", index[id], given[id])
+			t.Errorf("row %d given %d times", i, given[id])
 		}
 	}
 	for lane, list := range order {

@@ -40,6 +40,21 @@ func (e Engine) check(tb testing.TB, s signflow.Store) {
 	}
 }
 
+// variants yields the name of the default and of each list variant, with
+// the variant put in force and a function that restores the default.
+func (e Engine) variants() func(yield func(string, func()) bool) {
+	return func(yield func(string, func()) bool) {
+		if !yield("default", func() {}) {
+			return
+		}
+		for name, set := range e.ListVariants {
+			if !yield(name, set()) {
+				return
+			}
+		}
+	}
+}
+
 // Run runs the whole suite.
 func Run(t *testing.T, e Engine) {
 	tests := []struct {
@@ -55,6 +70,7 @@ func Run(t *testing.T, e Engine) {
 		{"CabinetPurgeFollowsWrites", testCabinetPurgeFollowsWrites},
 		{"ReadsAreCopies", testReadsAreCopies},
 		{"RollbackLeavesNothing", testRollbackLeavesNothing},
+		{"ViewRefusesWrites", testViewRefusesWrites},
 		{"NoLostUpdates", testNoLostUpdates},
 		{"ContractSequence", testContractSequence},
 		{"KeysNoRecordCanHave", testImpossibleKeys},
@@ -62,6 +78,11 @@ func Run(t *testing.T, e Engine) {
 		{"ClaimsFollowLanes", testClaimsFollowLanes},
 		{"ClaimsLeaseAndRelease", testClaimsLeaseAndRelease},
 		{"ClaimsGiveEachRowOnce", testClaimsGiveEachRowOnce},
+		{"AdminContractsEveryone", testAdminContractsEveryone},
+		{"ContractStats", testContractStats},
+		{"AdminLists", testAdminLists},
+		{"DeliveriesByStatus", testDeliveriesByStatus},
+		{"Stamps", testStamps},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })

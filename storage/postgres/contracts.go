@@ -1,0 +1,172 @@
+package postgres
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"sort"
+
+	"contracts/signflow"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// countShards spreads each count over rows, by contract sequence, so that
+// concurrent writers of one party's contracts seldom update the same row.
+const countShards = 8
+
+// anyValue stands for every template or every status in contract_counts.
+const anyValue = "*"
+
+func (t *tx) Contract(id string) (*signflow.Contract, error) {
+	notFound := signflow.Errorf(signflow.ENOTFOUND, "Contract not found.")
+	if !validText(id) {
+		return nil, notFound
+	}
+	var (
+		ver    int64
+		status string
+		data   []byte
+	)
+	err := t.queryRow([]any{&ver, &status, &data}, "SELECT ver, status, data FROM contracts WHERE id = $1", id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		t.sawContract(id, 0, "")
+		return nil, notFound
+	} else if err != nil {
+		return nil, err
+	}
+	t.sawContract(id, ver, status)
+	c := new(signflow.Contract)
+	return c, json.Unmarshal(data, c)
+}
+
+func (t *tx) sawContract(id string, ver int64, status string) {
+	if t.writable {
+		t.seen["contracts"+id] = ver
+		t.status[id] = status
+	}
+}
+
+func (t *tx) NextContractSeq() (uint64, error) {
+	var n int64
+	if err := t.queryRow([]any{&n}, "SELECT nextval('contract_seq')"); err != nil {
+		return 0, err
+	}
+	// No other transaction holds this number: a contract that carries it
+	// is new.
+	if t.newSeqs == nil {
+		t.newSeqs = map[uint64]bool{}
+	}
+	t.newSeqs[uint64(n)] = true
+	return uint64(n), nil
+}
+
+// PutContract writes the contract, its party rows and its counts. Parties,
+// number, template and sequence never change after creation, so a rewrite
+// changes only the status of the party rows, and the counts when the
+// status moves.
+func (t *tx) PutContract(c *signflow.Contract) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	sk := "contracts" + c.ID
+	ver, read := t.seen[sk]
+	old := t.status[c.ID]
+	switch {
+	case !read && t.newSeqs[c.Seq]:
+		ver = 0 // numbered by this transaction: not stored before
+	case !read || ver < 0:
+		// Not read in this transaction: lock the row to learn its status.
+		err := t.queryRow([]any{&ver, &old}, "SELECT ver, status FROM contracts WHERE id = $1 FOR UPDATE", c.ID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			ver = 0
+		} else if err != nil {
+			return err
+		}
+	}
+	seq := int64(c.Seq)
+	counts, stats := countDeltas{}, statDeltas{}
+	if ver == 0 {
+		stats.add("d"+signflow.Day(c.CreatedAt), 1)
+		stats.add("s"+c.Status, 1)
+		t.queue(oneRow, `INSERT INTO contracts (id, seq, number, status, template_id, buyer_in, seller_in, ver, data)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8) ON CONFLICT (id) DO NOTHING`,
+			c.ID, seq, c.Number, c.Status, c.TemplateID, c.BuyerIN, c.SellerIN, data)
+		t.queue(nil, `INSERT INTO contract_parties (party_in, seq, other_in, status, template_id, contract_id)
+			VALUES ($1, $3, $2, $4, $5, $6), ($2, $3, $1, $4, $5, $6)`, c.BuyerIN, c.SellerIN, seq, c.Status, c.TemplateID, c.ID)
+		for _, in := range []string{c.BuyerIN, c.SellerIN} {
+			for _, tpl := range []string{anyValue, c.TemplateID} {
+				for _, st := range []string{anyValue, c.Status} {
+					counts.add(in, tpl, st, 1)
+				}
+			}
+		}
+	} else {
+		t.queue(oneRow, "UPDATE contracts SET status = $2, data = $3, ver = ver + 1 WHERE id = $1 AND ver = $4", c.ID, c.Status, data, ver)
+		if old != c.Status {
+			stats.add("s"+old, -1)
+			stats.add("s"+c.Status, 1)
+			t.queue(nil, "UPDATE contract_parties SET status = $3 WHERE party_in IN ($1, $2) AND seq = $4", c.BuyerIN, c.SellerIN, c.Status, seq)
+			for _, in := range []string{c.BuyerIN, c.SellerIN} {
+				for _, tpl := range []string{anyValue, c.TemplateID} {
+					counts.add(in, tpl, old, -1)
+					counts.add(in, tpl, c.Status, 1)
+				}
+			}
+		}
+	}
+	if len(counts) > 0 {
+		t.queue(nil, `INSERT INTO contract_counts (party_in, template_id, status, shard, n)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::bigint[])
+			ON CONFLICT (party_in, template_id, status, shard) DO UPDATE SET n = contract_counts.n + EXCLUDED.n`,
+			counts.columns(int16(c.Seq%countShards))...)
+	}
+	stats.queue(t, int16(c.Seq%countShards))
+	t.seen[sk] = ver + 1
+	t.status[c.ID] = c.Status
+	return nil
+}
+
+type countKey struct{ party, template, status string }
+
+// countDeltas are the changes of one write to the counts.
+type countDeltas map[countKey]int64
+
+func (d countDeltas) add(party, template, status string, n int64) {
+	k := countKey{party, template, status}
+	if d[k] += n; d[k] == 0 {
+		delete(d, k)
+	}
+}
+
+// columns are the deltas as the arrays of the upsert, in key order, so
+// that two writers lock the rows they share in the same order.
+func (d countDeltas) columns(shard int16) []any {
+	keys := make([]countKey, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		return a.party < b.party || a.party == b.party && (a.template < b.template || a.template == b.template && a.status < b.status)
+	})
+	var parties, templates, statuses []string
+	var shards []int16
+	var ns []int64
+	for _, k := range keys {
+		parties, templates, statuses = append(parties, k.party), append(templates, k.template), append(statuses, k.status)
+		shards, ns = append(shards, shard), append(ns, d[k])
+	}
+	return []any{parties, templates, statuses, shards, ns}
+}
+
+// validTexts keeps the values PostgreSQL can compare; ok is false when
+// the list had values and none is left.
+func validTexts(list []string) (out []string, ok bool) {
+	out = slices.DeleteFunc(slices.Clone(list), func(s string) bool { return !validText(s) })
+	if list != nil && out == nil {
+		out = []string{}
+	}
+	return out, len(list) == 0 || len(out) > 0
+}

@@ -1,0 +1,28 @@
+package postgres
+
+import (
+	"contracts/signflow"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Pool exposes the store's connections to the checks of the tests.
+func Pool(s *Store) *pgxpool.Pool { return s.pool }
+
+// ListSQL exposes the statements of a list to the plan checks: those of
+// lookups, or of a walk while SetHitsLimit(0) is in force.
+func ListSQL(q signflow.ContractQuery) (count string, countArgs []any, page string, pageArgs []any, ok bool) {
+	st, ok := listSQL(q, hitsLimit == 0)
+	if !ok {
+		return "", nil, "", nil, false
+	}
+	return st.count, st.countArgs, st.page, st.pageArgs, true
+}
+
+// SetHitsLimit changes how many matches a search looks up before it walks
+// the owner's rows instead; it returns a function that restores the limit.
+func SetHitsLimit(n int) (restore func()) {
+	old := hitsLimit
+	hitsLimit = n
+	return func() { hitsLimit = old }
+}

@@ -1,0 +1,210 @@
+// Package postgres implements signflow.Store on PostgreSQL, for several
+// appliance processes sharing one database. It gives what the bbolt store
+// gives — a change, its audit events, its counts and its outbox rows in
+// one transaction; lists and searches from indexes — and what sharing
+// needs: records written under optimistic versions, outbox claims with
+// FOR UPDATE SKIP LOCKED, advisory locks and a credentials version.
+//
+// Tables (schema.go has them whole). Every record table holds the record
+// as JSON in data, its version in ver, and beside them the columns that
+// lookups, lists and claims use:
+//
+//	schema_version      the schema's version (one row)
+//	meta                name -> value the appliance keeps about itself
+//	credentials_version n, moved on by every change of an app or a key (one row)
+//	templates, apps     id
+//	api_keys            id, hash (unique), owner_in
+//	owners              client_in: the admin's record of an owner
+//	owner_names         word, client_in: lower-case name words of owners
+//	claims              client_in, tenant: a tenant's claim on a number
+//	claim_names         tenant, word, client_in: name words of each tenant's claims
+//	contracts           id, seq (sequence contract_seq), number, status, template_id, parties
+//	contract_parties    party_in, seq -> other_in, status, template_id, contract_id: one row per party
+//	contract_counts     party_in, template_id, status, shard -> n; '' stands for any
+//	contract_stats      key, shard -> n: "s<status>" and "d<day created>" of every contract
+//	stamps              key -> token: the seals' time-stamp tokens
+//	sessions            id, token_hash, status, expires_ns
+//	audit               seq, contract_id
+//	deliveries          id, seq, contract_id, target, status, next_ns, avail_ns, claimed_by
+//	cabinet_logins      client_in, purge_ns
+//	cabinet_sessions    token_hash, expires_ns
+//
+// Times that are compared (expiry, purge, due) are unix nanoseconds, as
+// exact as the records' own times.
+//
+// Write transactions run at READ COMMITTED. Each record a transaction
+// reads carries its version; writing it back is conditional on that
+// version (or, for a record read as absent, on its still being absent),
+// and a record changed meanwhile makes the transaction roll back and run
+// again: signflow.Store allows Update to run fn more than once. So two
+// processes that sign one contract at once are serialised by the
+// contract's row, and the second sees the first's signature. Counts are
+// added to atomically, spread over shards so that concurrent writers of
+// one party seldom wait for each other. Read transactions run at
+// REPEATABLE READ, so that a list's page and total agree.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"contracts/signflow"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Store is a PostgreSQL database of one or more appliance processes.
+type Store struct {
+	pool *pgxpool.Pool
+	opt  Options
+	// deliveryAdded is called after a transaction that added a delivery commits.
+	deliveryAdded atomic.Pointer[func()]
+}
+
+// Options tune the connection pool.
+type Options struct {
+	MaxConns int32 // default pgxpool's: 4 or the number of CPUs, whichever is more
+	// Timeout bounds each transaction and each statement outside one, from
+	// the wait for a connection to the commit, so that a stuck database
+	// fails a request instead of holding it; default DefaultTimeout.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is Options.Timeout when none is given.
+const DefaultTimeout = 15 * time.Second
+
+// timeout bounds one transaction or statement.
+func (s *Store) timeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.opt.Timeout)
+}
+
+// Open connects to the database at url (a libpq URL or key=value string),
+// creates or migrates its schema, and returns the store.
+func Open(ctx context.Context, url string, opt Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres url: %w", err)
+	}
+	if opt.MaxConns > 0 {
+		cfg.MaxConns = opt.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	s := &Store{pool: pool, opt: opt}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the store's connections.
+func (s *Store) Close() error { s.pool.Close(); return nil }
+
+// OnDeliveryAdded sets fn to be called after every transaction of this
+// process that added webhook deliveries to the outbox commits.
+func (s *Store) OnDeliveryAdded(fn func()) { s.deliveryAdded.Store(&fn) }
+
+// maxAttempts bounds how often Update runs fn when other transactions keep
+// changing what it read.
+const maxAttempts = 50
+
+// Update runs fn in a write transaction, again when a record fn read was
+// changed by another transaction before this one could commit.
+func (s *Store) Update(fn func(signflow.Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := s.update(fn)
+		if err == nil || !retryable(err) {
+			return err
+		}
+		if attempt == maxAttempts {
+			return fmt.Errorf("postgres: gave up after %d attempts: %w", attempt, err)
+		}
+		// A short random pause lets the other writer finish.
+		time.Sleep(time.Duration(rand.Int64N(int64(min(attempt, 10)) * int64(time.Millisecond))))
+	}
+}
+
+func (s *Store) update(fn func(signflow.Tx) error) error {
+	ctx, cancel := s.timeout(context.Background())
+	defer cancel()
+	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	if err != nil {
+		return err
+	}
+	defer ptx.Rollback(ctx)
+	t := newTx(ctx, ptx, true)
+	if err := fn(t); err != nil {
+		// A conflict seen by the transaction wins over what fn made of it.
+		if t.failed != nil {
+			return t.failed
+		}
+		return err
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if t.failed != nil {
+		return t.failed
+	}
+	if err := ptx.Commit(ctx); err != nil {
+		return err
+	}
+	if t.addedDelivery {
+		if fn := s.deliveryAdded.Load(); fn != nil {
+			(*fn)()
+		}
+	}
+	return nil
+}
+
+// View runs fn in a read-only transaction over one snapshot.
+func (s *Store) View(fn func(signflow.Tx) error) error {
+	ctx, cancel := s.timeout(context.Background())
+	defer cancel()
+	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return err
+	}
+	defer ptx.Rollback(ctx)
+	t := newTx(ctx, ptx, false)
+	if err := fn(t); err != nil {
+		return err
+	}
+	if t.failed != nil {
+		return t.failed
+	}
+	return ptx.Commit(ctx)
+}
+
+// errConflict says that a record read by the transaction changed before
+// the transaction could write it.
+var errConflict = errors.New("postgres: a record changed under the transaction")
+
+// retryable reports whether running the transaction again may succeed.
+func retryable(err error) bool {
+	if errors.Is(err, errConflict) {
+		return true
+	}
+	var pe *pgconn.PgError
+	// serialization_failure, deadlock_detected
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+var (
+	_ signflow.Store  = (*Store)(nil)
+	_ signflow.Outbox = (*Store)(nil)
+	_ signflow.Shared = (*Store)(nil)
+	_ signflow.Tx     = (*tx)(nil)
+)

@@ -1,0 +1,162 @@
+package postgres
+
+import (
+	"encoding/json"
+	"errors"
+
+	"contracts/signflow"
+
+	"github.com/jackc/pgx/v5"
+)
+
+var (
+	templates = newTable("templates", "Template", []string{"id"}, nil)
+	apps      = newTable("apps", "App", []string{"id"}, nil)
+	apiKeys   = newTable("api_keys", "Key", []string{"id"}, []string{"hash", "owner_in"})
+	owners    = newTable("owners", "Owner", []string{"client_in"}, nil)
+	claims    = newTable("claims", "Client", []string{"client_in", "tenant"}, nil)
+)
+
+// bumpCredentials moves the credentials version on in the transaction of
+// an app's or a key's change (signflow.Shared).
+const bumpCredentials = "UPDATE credentials_version SET n = n + 1"
+
+func (t *tx) Template(id string) (*signflow.Template, error) {
+	v := new(signflow.Template)
+	return v, t.read(templates, []any{id}, v)
+}
+
+func (t *tx) Templates() ([]*signflow.Template, error) {
+	return list[signflow.Template](t, "SELECT data FROM templates ORDER BY id")
+}
+
+func (t *tx) PutTemplate(v *signflow.Template) error {
+	return t.write(templates, []any{v.ID}, nil, v)
+}
+
+func (t *tx) App(id string) (*signflow.App, error) {
+	v := new(signflow.App)
+	return v, t.read(apps, []any{id}, v)
+}
+
+func (t *tx) PutApp(v *signflow.App) error {
+	t.queue(nil, bumpCredentials)
+	return t.write(apps, []any{v.ID}, nil, v)
+}
+
+func (t *tx) Key(id string) (*signflow.APIKey, error) {
+	v := new(signflow.APIKey)
+	return v, t.read(apiKeys, []any{id}, v)
+}
+
+func (t *tx) KeyByHash(hash []byte) (*signflow.APIKey, error) {
+	var (
+		id   string
+		ver  int64
+		data []byte
+	)
+	if err := t.queryRow([]any{&id, &ver, &data}, "SELECT id, ver, data FROM api_keys WHERE hash = $1", hash); err != nil {
+		return nil, notFound(err, "Key")
+	}
+	t.saw(apiKeys, []any{id}, ver)
+	v := new(signflow.APIKey)
+	return v, json.Unmarshal(data, v)
+}
+
+func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
+	if !validText(in) {
+		return nil, nil
+	}
+	return list[signflow.APIKey](t, "SELECT data FROM api_keys WHERE owner_in = $1 ORDER BY id", in)
+}
+
+func (t *tx) PutKey(v *signflow.APIKey) error {
+	t.queue(nil, bumpCredentials)
+	return t.write(apiKeys, []any{v.ID}, []any{v.Hash, v.OwnerIN}, v)
+}
+
+func (t *tx) Owner(in string) (*signflow.Client, error) {
+	c := new(signflow.Client)
+	return c, t.read(owners, []any{in}, c)
+}
+
+// PutOwner writes the owner's record and replaces its name words.
+func (t *tx) PutOwner(c *signflow.Client) error {
+	t.queue(nil, "DELETE FROM owner_names WHERE client_in = $1", c.IN)
+	t.queue(nil, `INSERT INTO owner_names (word, client_in)
+		SELECT DISTINCT unnest($1::text[]), $2::text ON CONFLICT DO NOTHING`, c.NameWords(), c.IN)
+	return t.write(owners, []any{c.IN}, nil, c)
+}
+
+func (t *tx) Claim(tenant, in string) (*signflow.Client, error) {
+	c := new(signflow.Client)
+	return c, t.read(claims, []any{in, tenant}, c)
+}
+
+// PutClaim writes a tenant's claim and replaces its words in the tenant's
+// own name index.
+func (t *tx) PutClaim(tenant string, c *signflow.Client) error {
+	t.queue(nil, "DELETE FROM claim_names WHERE tenant = $1 AND client_in = $2", tenant, c.IN)
+	t.queue(nil, `INSERT INTO claim_names (tenant, word, client_in)
+		SELECT DISTINCT $1::text, unnest($2::text[]), $3::text ON CONFLICT DO NOTHING`, tenant, c.NameWords(), c.IN)
+	return t.write(claims, []any{c.IN, tenant}, nil, c)
+}
+
+func (t *tx) Claims(in string) ([]signflow.TenantClaim, error) {
+	if !validText(in) {
+		return nil, nil
+	}
+	rows, err := t.query("SELECT tenant, ver, data FROM claims WHERE client_in = $1 ORDER BY tenant", in)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []signflow.TenantClaim
+	for rows.Next() {
+		var (
+			tenant string
+			ver    int64
+			data   []byte
+		)
+		if err := rows.Scan(&tenant, &ver, &data); err != nil {
+			return nil, err
+		}
+		c := new(signflow.Client)
+		if err := json.Unmarshal(data, c); err != nil {
+			return nil, err
+		}
+		t.saw(claims, []any{in, tenant}, ver)
+		out = append(out, signflow.TenantClaim{Tenant: tenant, Client: c})
+	}
+	return out, rows.Err()
+}
+
+// list decodes the data of every row the query returns.
+func list[T any](t *tx, sql string, args ...any) ([]*T, error) {
+	rows, err := t.query(sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*T
+	for rows.Next() {
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, err
+		}
+		v := new(T)
+		if err := json.Unmarshal(data, v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// notFound turns an empty lookup into ENOTFOUND for what.
+func notFound(err error, what string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
+	}
+	return err
+}

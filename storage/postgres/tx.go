@@ -1,0 +1,222 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"contracts/signflow"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// tx implements signflow.Tx over one PostgreSQL transaction. Writes whose
+// answer nobody waits for are queued and sent together, in one round trip,
+// before the next read and before the commit.
+type tx struct {
+	ctx      context.Context
+	pg       pgx.Tx
+	writable bool
+	// seen holds, in a write transaction, the version of each record read:
+	// 0 when it was read as absent, -1 once written without a read.
+	seen map[string]int64
+	// status holds the status of each contract read or written, for its counts.
+	status map[string]string
+	// newSeqs are the contract numbers this transaction took.
+	newSeqs map[uint64]bool
+	batch   pgx.Batch
+	checks  []func(pgconn.CommandTag) error
+	// failed is the first error of a statement; the transaction cannot commit.
+	failed        error
+	addedDelivery bool
+}
+
+func newTx(ctx context.Context, pg pgx.Tx, writable bool) *tx {
+	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}}
+}
+
+// errReadOnly refuses a write in View, as bbolt does.
+var errReadOnly = errors.New("postgres: a write in a read-only transaction")
+
+// queue adds a write to the next round trip; check, when set, judges its outcome.
+func (t *tx) queue(check func(pgconn.CommandTag) error, sql string, args ...any) {
+	if !t.writable {
+		t.fail(errReadOnly)
+		return
+	}
+	t.batch.Queue(sql, args...)
+	t.checks = append(t.checks, check)
+}
+
+// flush sends the queued writes.
+func (t *tx) flush() error {
+	if t.failed != nil {
+		return t.failed
+	}
+	if t.batch.Len() == 0 {
+		return nil
+	}
+	batch, checks := t.batch, t.checks
+	t.batch, t.checks = pgx.Batch{}, nil
+	br := t.pg.SendBatch(t.ctx, &batch)
+	var err error
+	for _, check := range checks {
+		tag, e := br.Exec()
+		if e == nil && check != nil {
+			e = check(tag)
+		}
+		if e != nil && err == nil {
+			err = e
+		}
+	}
+	if e := br.Close(); e != nil && err == nil {
+		err = e
+	}
+	if err != nil {
+		t.failed = err
+	}
+	return err
+}
+
+// query runs a read after the queued writes.
+func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
+	rows, err := t.pg.Query(t.ctx, sql, args...)
+	if err != nil {
+		t.fail(err)
+	}
+	return rows, err
+}
+
+// queryRow runs a one-row read after the queued writes and scans it.
+func (t *tx) queryRow(dest []any, sql string, args ...any) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
+	err := t.pg.QueryRow(t.ctx, sql, args...).Scan(dest...)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		t.fail(err)
+	}
+	return err
+}
+
+func (t *tx) fail(err error) {
+	if t.failed == nil {
+		t.failed = err
+	}
+}
+
+// oneRow is the check of a conditional write: no row means that the
+// record changed since it was read.
+func oneRow(tag pgconn.CommandTag) error {
+	if tag.RowsAffected() != 1 {
+		return errConflict
+	}
+	return nil
+}
+
+// table describes a table of records kept as JSON under a key.
+type table struct {
+	name string
+	what string   // for "... not found."
+	keys []string // primary key columns
+	cols []string // columns kept beside data, from the record
+
+	get, insert, upsert, update string
+}
+
+// newTable builds the statements of a table.
+func newTable(name, what string, keys, cols []string) *table {
+	t := &table{name: name, what: what, keys: keys, cols: cols}
+	var where []string
+	for i, k := range keys {
+		where = append(where, fmt.Sprintf("%s = $%d", k, i+1))
+	}
+	all := append(append(append([]string{}, keys...), cols...), "data")
+	var params, sets []string
+	for i, c := range all {
+		params = append(params, fmt.Sprintf("$%d", i+1))
+		if i >= len(keys) {
+			sets = append(sets, fmt.Sprintf("%s = $%d", c, i+1))
+		}
+	}
+	t.get = fmt.Sprintf("SELECT ver, data FROM %s WHERE %s", name, strings.Join(where, " AND "))
+	t.insert = fmt.Sprintf("INSERT INTO %s (%s, ver) VALUES (%s, 1) ON CONFLICT (%s) DO NOTHING",
+		name, strings.Join(all, ", "), strings.Join(params, ", "), strings.Join(keys, ", "))
+	var excluded []string
+	for _, c := range all[len(keys):] {
+		excluded = append(excluded, fmt.Sprintf("%s = EXCLUDED.%s", c, c))
+	}
+	t.upsert = fmt.Sprintf("INSERT INTO %s (%s, ver) VALUES (%s, 1) ON CONFLICT (%s) DO UPDATE SET %s, ver = %s.ver + 1",
+		name, strings.Join(all, ", "), strings.Join(params, ", "), strings.Join(keys, ", "), strings.Join(excluded, ", "), name)
+	t.update = fmt.Sprintf("UPDATE %s SET %s, ver = ver + 1 WHERE %s AND ver = $%d",
+		name, strings.Join(sets, ", "), strings.Join(where, " AND "), len(all)+1)
+	return t
+}
+
+// seenKey names a record in tx.seen.
+func (tb *table) seenKey(key []any) string { return fmt.Sprint(tb.name, key) }
+
+// read decodes the record under key into v, or returns ENOTFOUND.
+func (t *tx) read(tb *table, key []any, v any) error {
+	for _, k := range key {
+		if s, ok := k.(string); ok && !validText(s) {
+			return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", tb.what)
+		}
+	}
+	var ver int64
+	var data []byte
+	err := t.queryRow([]any{&ver, &data}, tb.get, key...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		t.saw(tb, key, 0)
+		return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", tb.what)
+	} else if err != nil {
+		return err
+	}
+	t.saw(tb, key, ver)
+	return json.Unmarshal(data, v)
+}
+
+// saw notes the version of a record read by a write transaction.
+func (t *tx) saw(tb *table, key []any, ver int64) {
+	if t.writable {
+		t.seen[tb.seenKey(key)] = ver
+	}
+}
+
+// write queues the record's write: an update of the version read, an
+// insert where it was read as absent, else an upsert.
+func (t *tx) write(tb *table, key, cols []any, v any) error {
+	if !t.writable {
+		t.fail(errReadOnly)
+		return errReadOnly
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	args := append(append(append([]any{}, key...), cols...), data)
+	sk := tb.seenKey(key)
+	switch ver, read := t.seen[sk]; {
+	case !read || ver < 0:
+		t.queue(nil, tb.upsert, args...)
+		t.seen[sk] = -1
+	case ver == 0:
+		t.queue(oneRow, tb.insert, args...)
+		t.seen[sk] = 1
+	default:
+		t.queue(oneRow, tb.update, append(args, ver)...)
+		t.seen[sk] = ver + 1
+	}
+	return nil
+}
+
+// validText reports whether PostgreSQL can hold s as text: UTF-8 without
+// NUL. Keys that are not cannot name any record.
+func validText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
