@@ -19,7 +19,6 @@ import (
 	"contracts/signflow"
 	"contracts/signflow/seal"
 	"contracts/signflow/sms"
-	"contracts/storage"
 	"contracts/webhooks"
 
 	"github.com/labstack/echo/v4"
@@ -43,7 +42,7 @@ type worker interface {
 type Appliance struct {
 	cfg       *config.Config
 	log       zerolog.Logger
-	db        *storage.DB
+	db        *data
 	svc       *signflow.Service
 	metrics   *server.Metrics
 	listeners []*server.Listener
@@ -82,8 +81,12 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	for _, w := range a.warnings {
 		a.log.Warn().Msg(w)
 	}
-	if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("data.dir: %w", err)
+	// On postgres the data directory holds nothing: the secrets are in the
+	// configuration (Validate), the rest in the database.
+	if !cfg.Data.IsPostgres() {
+		if err := os.MkdirAll(cfg.Data.Dir, 0o700); err != nil {
+			return nil, fmt.Errorf("data.dir: %w", err)
+		}
 	}
 	masterKey, err := secretFromFile(cfg.Secrets.MasterKey, cfg.DataPath(config.MasterKeyFile))
 	if err != nil {
@@ -97,11 +100,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
-	sealID, err := pades.OpenIdentity(cfg.Seal.CertFile, cfg.Seal.KeyFile, pades.Dir(cfg.Data.Dir), cfg.Service.Name)
-	if err != nil {
-		return nil, err
-	}
-	if a.db, err = storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Data.BatchDelay}); err != nil {
+	if a.db, err = openData(cfg, box); err != nil {
 		return nil, err
 	}
 	defer func() {
@@ -109,6 +108,15 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 			a.Stop()
 		}
 	}()
+	// Nodes sharing a database generate one seal between them.
+	var sealID *pades.Identity
+	err = a.db.once("seal", func() (err error) {
+		sealID, err = pades.OpenIdentity(cfg.Seal.CertFile, cfg.Seal.KeyFile, a.db.blobs, cfg.Service.Name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	idps, eimzoVerifier, err := identityProviders(cfg, masterKey)
 	if err != nil {
 		return nil, err
@@ -116,16 +124,16 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	tokenKey := sha256.Sum256([]byte("contracts token key\x00" + masterKey))
 	sender := a.smsSender()
 	a.texts = sms.NewQueue(sender, a.log, sms.QueueOptions{Timeout: cfg.SMS.HTTP.Timeout})
-	a.svc = signflow.NewService(a.db, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: sender,
+	a.svc = signflow.NewService(a.db.store, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: sender,
 		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
 		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour})
 	if opt.Demo {
-		if err := seedDemo(a.svc, a.db, opt.Stdout); err != nil {
+		if err := a.db.once("demo", func() error { return seedDemo(a.svc, a.db.store, opt.Stdout) }); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)
 		}
 	}
-	pool, err := webhooks.New(a.db, box, a.metrics.Registry, webhooks.Options{Name: cfg.Service.Name, Log: a.log,
-		Workers: cfg.Webhooks.Workers, AttemptTimeout: cfg.Webhooks.Timeout})
+	pool, err := webhooks.New(a.db.store, box, a.metrics.Registry, webhooks.Options{Name: cfg.Service.Name, Log: a.log,
+		Workers: cfg.Webhooks.Workers, AttemptTimeout: cfg.Webhooks.Timeout, Lease: cfg.Webhooks.Lease})
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +182,7 @@ func (a *Appliance) sealer(id *pades.Identity) (*pades.Sealer, error) {
 	if a.cfg.Seal.TSAURL != "" {
 		tsa = &pades.TSA{URL: a.cfg.Seal.TSAURL}
 	}
-	s, err := pades.NewSealer(id, tsa, a.db)
+	s, err := pades.NewSealer(id, tsa, a.db.store)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"contracts/assets"
 	"contracts/signflow"
-	"contracts/storage"
 )
 
 // Demo parties: the owner company and an individual customer whose SMS
@@ -20,7 +19,7 @@ const (
 
 // seedDemo creates, once, the demo owner, customer, template, app and key,
 // and prints their credentials. Later starts find the marker and do nothing.
-func seedDemo(svc *signflow.Service, db *storage.DB, out io.Writer) error {
+func seedDemo(svc *signflow.Service, db store, out io.Writer) error {
 	if done, err := db.Meta(DemoMarker); err != nil || done != "" {
 		return err
 	}

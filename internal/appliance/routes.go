@@ -99,8 +99,8 @@ func (d routeDeps) eimzoClient() signpage.EIMZOClient {
 func (d routeDeps) admin() *echo.Echo {
 	e := d.newEcho("admin", true)
 	e.Use(admin.HostCheck(d.a.cfg.Admin.Listen, d.a.cfg.Admin.AllowedHosts))
-	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db, Token: d.adminToken, Metrics: d.a.metrics,
-		Ready: func() error { _, err := d.a.db.SchemaVersion(); return err }, Redelivered: d.pool.Redelivered,
+	admin.Register(e, admin.Deps{Service: d.a.svc, DB: d.a.db.backup, Token: d.adminToken, Metrics: d.a.metrics,
+		Ready: d.a.db.ready, Redelivered: d.pool.Redelivered,
 		Warnings: d.a.warnings})
 	console.Register(e, console.Deps{Service: d.a.svc, Token: d.adminToken, ServiceName: d.a.cfg.Service.Name,
 		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, PDF: d.pdfs, Redelivered: d.pool.Redelivered, Now: d.a.now})

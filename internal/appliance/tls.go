@@ -4,18 +4,18 @@ import (
 	"crypto/tls"
 	"fmt"
 
-	"contracts/internal/config"
 	"contracts/server/tlscert"
 )
 
 // tlsConfigs gives each listener that serves HTTPS its TLS configuration,
 // by listener name: ACME's for a listener that names domains, its
 // certificate files' (re-read when they change) for one with files. With
-// ACME on it prepares a.acme, caching certificates in <data.dir>/acme.
+// ACME on it prepares a.acme, caching certificates in <data.dir>/acme (in
+// the database on postgres, so that every node serves one certificate).
 func (a *Appliance) tlsConfigs() (map[string]*tls.Config, error) {
 	listeners := a.cfg.TLSListeners()
 	if a.cfg.ACMEOn() {
-		cache, err := tlscert.DirCache(a.cfg.DataPath(config.ACMEDir))
+		cache, err := a.db.acmeCache()
 		if err != nil {
 			return nil, err
 		}

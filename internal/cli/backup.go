@@ -33,6 +33,9 @@ func backupCommand(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Data.IsPostgres() {
+		return errPgDump("backup")
+	}
 	c := newAdminClient(cfg, env, *url, *token, 30*time.Minute)
 	tmp := *out + ".partial"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
@@ -87,6 +90,9 @@ func restoreCommand(args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Data.IsPostgres() {
+		return errPgDump("restore")
+	}
 	now := time.Now()
 	aside, err := storage.Restore(*from, cfg.DBPath(), now)
 	if err != nil {
@@ -104,4 +110,10 @@ func restoreCommand(args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "restore: %s\n", r)
 	}
 	return nil
+}
+
+// errPgDump refuses a bbolt backup or restore where the data lives in
+// PostgreSQL.
+func errPgDump(cmd string) error {
+	return fmt.Errorf("%s: data.driver is postgres: back the database up with pg_dump and restore it with pg_restore (docs/operations.md)", cmd)
 }

@@ -38,11 +38,34 @@ type ServiceConfig struct {
 	Name string `koanf:"name"`
 }
 
-// DataConfig says where the database lives.
+// DataConfig says where the database lives: a bbolt file in Dir, or a
+// PostgreSQL database that several nodes share (docs/operations.md).
 type DataConfig struct {
-	Dir        string        `koanf:"dir"`
-	BatchDelay time.Duration `koanf:"batchDelay"`
+	Dir        string         `koanf:"dir"`
+	BatchDelay time.Duration  `koanf:"batchDelay"`
+	Driver     string         `koanf:"driver"`
+	Postgres   PostgresConfig `koanf:"postgres"`
 }
+
+// Storage engines of data.driver.
+const (
+	DriverBbolt    = "bbolt"
+	DriverPostgres = "postgres"
+)
+
+// PostgresConfig is the shared database of data.driver postgres.
+type PostgresConfig struct {
+	URL string `koanf:"url"` // a libpq URL or key=value string
+	// MaxConns is this node's most connections at once: requests in
+	// flight, the webhook pool's claimer and writer, the sweeper's lock.
+	MaxConns int `koanf:"maxConns"`
+	// Timeout bounds each transaction, from the wait for a connection to
+	// the commit: a stuck database fails requests instead of holding them.
+	Timeout time.Duration `koanf:"timeout"`
+}
+
+// IsPostgres reports whether the data lives in PostgreSQL.
+func (d DataConfig) IsPostgres() bool { return d.Driver == DriverPostgres }
 
 // TLSConfig turns on TLS for a public listener: with certificate files
 // (both set, re-read when they change), or with certificates from ACME for
@@ -166,6 +189,10 @@ type EIMZOConfig struct {
 type WebhooksConfig struct {
 	Workers int           `koanf:"workers"`
 	Timeout time.Duration `koanf:"timeout"`
+	// Lease is how long a node holds the deliveries it claimed before
+	// another node may take them (a node that died); 0: long enough for
+	// every attempt the node may have in flight.
+	Lease time.Duration `koanf:"lease"`
 }
 
 // RateLimitConfig holds request limits; 0 means no limit.
@@ -216,8 +243,9 @@ const (
 // they depend on other keys and are decided after loading (fillDerived).
 func Default() Config {
 	return Config{
-		Service:  ServiceConfig{Name: "Contracts"},
-		Data:     DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond},
+		Service: ServiceConfig{Name: "Contracts"},
+		Data: DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond, Driver: DriverBbolt,
+			Postgres: PostgresConfig{MaxConns: 20, Timeout: 15 * time.Second}},
 		Embedded: ListenerConfig{Listen: ":8080", TLS: TLSConfig{ACME: ACMEListConfig{Domains: []string{}}}},
 		Key:      ListenerConfig{Listen: ":8081", TLS: TLSConfig{ACME: ACMEListConfig{Domains: []string{}}}},
 		Admin:    AdminConfig{Listen: "127.0.0.1:8082", AllowedHosts: []string{}},

@@ -240,6 +240,14 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "short master key", env: map[string]string{"CONTRACTS_SECRETS__MASTERKEY": "short"}, want: "secrets.masterKey"},
 		{name: "batch delay too long", yaml: "data:\n  batchDelay: 5s\n", want: "data.batchDelay"},
 		{name: "empty data dir", args: []string{"--data-dir", ""}, want: "data.dir"},
+		{name: "unknown driver", yaml: "data:\n  driver: sqlite\n", want: "data.driver"},
+		{name: "postgres without url", env: map[string]string{"CONTRACTS_DATA__DRIVER": "postgres"}, want: "data.postgres.url"},
+		{name: "postgres url that is not one", yaml: "data: {driver: postgres, postgres: {url: \"postgres://a:b@[bad\"}}\n", want: "data.postgres.url"},
+		{name: "postgres without admin token", env: pgEnv("CONTRACTS_ADMIN__TOKEN"), want: "admin.token: required with data.driver postgres"},
+		{name: "postgres without master key", env: pgEnv("CONTRACTS_SECRETS__MASTERKEY"), want: "secrets.masterKey: required with data.driver postgres"},
+		{name: "postgres with too few connections", env: with(pgEnv(), "CONTRACTS_DATA__POSTGRES__MAXCONNS", "2"), want: "data.postgres.maxConns"},
+		{name: "postgres timeout too short", env: with(pgEnv(), "CONTRACTS_DATA__POSTGRES__TIMEOUT", "10ms"), want: "data.postgres.timeout"},
+		{name: "webhook lease shorter than two attempts", yaml: "webhooks:\n  lease: 15s\n", want: "webhooks.lease"},
 		{name: "malformed yaml", yaml: "embedded: [unclosed\n", want: "contracts.yaml"},
 		{name: "short admin token in env", env: map[string]string{"CONTRACTS_ADMIN__TOKEN": "admin"}, want: "admin.token: at least 32 characters"},
 		{name: "admin token of 31 characters", yaml: "admin:\n  token: " + strings.Repeat("t", 31) + "\n", want: "admin.token"},
@@ -409,5 +417,37 @@ func TestConfigAppAndSessionLimits(t *testing.T) {
 		if _, err := loadConfigWith(t, "ratelimit:\n  "+key+": -1\n", nil); err == nil || !strings.Contains(err.Error(), "ratelimit."+key) {
 			t.Errorf("%s: -1: %v", key, err)
 		}
+	}
+}
+
+// pgEnv is a valid postgres configuration in the environment, without the
+// keys named.
+func pgEnv(without ...string) map[string]string {
+	env := map[string]string{"CONTRACTS_DATA__DRIVER": "postgres", "CONTRACTS_DATA__POSTGRES__URL": "postgres://contracts@db:5432/contracts",
+		"CONTRACTS_ADMIN__TOKEN": strings.Repeat("t", 32), "CONTRACTS_SECRETS__MASTERKEY": strings.Repeat("m", 32)}
+	for _, k := range without {
+		delete(env, k)
+	}
+	return env
+}
+
+func with(env map[string]string, key, value string) map[string]string {
+	env[key] = value
+	return env
+}
+
+// The postgres driver loads from the environment with its defaults: 20
+// connections, 15 s per transaction.
+func TestPostgresDriver(t *testing.T) {
+	cfg, err := loadConfigWith(t, "", pgEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Data.Postgres
+	if !cfg.Data.IsPostgres() || p.URL != "postgres://contracts@db:5432/contracts" || p.MaxConns != 20 || p.Timeout != 15*time.Second {
+		t.Errorf("data: %+v", cfg.Data)
+	}
+	if def := Default(); def.Data.IsPostgres() || def.Data.Driver != DriverBbolt {
+		t.Errorf("the default driver is %q", def.Data.Driver)
 	}
 }

@@ -51,6 +51,9 @@ func (c *Config) Validate() error {
 	if c.Data.BatchDelay < 0 || c.Data.BatchDelay > time.Second {
 		return fmt.Errorf("config: data.batchDelay: must be between 0 and 1s")
 	}
+	if err := c.validateDriver(); err != nil {
+		return err
+	}
 	if c.Service.Name == "" || strings.ContainsAny(c.Service.Name, " \t\r\n:") {
 		return fmt.Errorf("config: service.name: required, one word usable in a header name")
 	}
@@ -65,6 +68,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Webhooks.Workers < 1 || c.Webhooks.Workers > 256 {
 		return fmt.Errorf("config: webhooks.workers: must be 1 to 256")
+	}
+	if c.Webhooks.Lease != 0 && c.Webhooks.Lease < 2*c.Webhooks.Timeout {
+		return fmt.Errorf("config: webhooks.lease: 0 (the default) or at least twice webhooks.timeout")
 	}
 	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute,
 		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,

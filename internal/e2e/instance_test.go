@@ -22,6 +22,7 @@ type instance struct {
 	*proc
 	embedded, key, admin string
 	adminToken           string
+	dataDir              string
 }
 
 // startInstance runs "contracts serve" in this process on loopback ports
@@ -47,7 +48,7 @@ func newInstance(t *testing.T, dataDir string, p *proc) *instance {
 	t.Helper()
 	addrs := p.listening(t)
 	return &instance{proc: p, embedded: "http://" + addrs["embedded"], key: "http://" + addrs["key"],
-		admin: "http://" + addrs["admin"], adminToken: secretFile(t, filepath.Join(dataDir, "admin.token"))}
+		admin: "http://" + addrs["admin"], adminToken: secretFile(t, filepath.Join(dataDir, "admin.token")), dataDir: dataDir}
 }
 
 // call makes one request and decodes a JSON answer into out when it is 200.

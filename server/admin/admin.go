@@ -23,6 +23,8 @@ type Backuper interface {
 // Deps is what the admin routes need.
 type Deps struct {
 	Service *signflow.Service
+	// DB writes the snapshots of GET /admin/v1/backup; nil where the
+	// database is PostgreSQL, backed up with its own tools.
 	DB      Backuper
 	Token   string
 	Metrics *server.Metrics
@@ -176,6 +178,9 @@ func (h *handler) revokeKey(c echo.Context) error {
 }
 
 func (h *handler) backup(c echo.Context) error {
+	if h.DB == nil {
+		return signflow.Errorf(signflow.EINVALID, "backup: this appliance keeps its data in PostgreSQL: back the database up with pg_dump (docs/operations.md)")
+	}
 	c.Response().Header().Set(echo.HeaderContentType, "application/octet-stream")
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="contracts.db"`)
 	c.Response().WriteHeader(http.StatusOK)

@@ -23,6 +23,7 @@
 //	contract_counts     party_in, template_id, status, shard -> n; '' stands for any
 //	contract_stats      key, shard -> n: "s<status>" and "d<day created>" of every contract
 //	stamps              key -> token: the seals' time-stamp tokens
+//	files               name -> data: the generated seal and the ACME cache (files.go)
 //	sessions            id, token_hash, status, expires_ns
 //	audit               seq, contract_id
 //	deliveries          id, seq, contract_id, target, status, next_ns, avail_ns, claimed_by

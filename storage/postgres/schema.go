@@ -84,6 +84,7 @@ CREATE TABLE contract_stats (
 	PRIMARY KEY (key, shard));
 
 CREATE TABLE stamps (key bytea PRIMARY KEY, token bytea NOT NULL);
+CREATE TABLE files (name text COLLATE "C" PRIMARY KEY, data bytea NOT NULL);
 
 CREATE TABLE sessions (
 	id text COLLATE "C" PRIMARY KEY,
@@ -180,10 +181,12 @@ func schemaVersion(ctx context.Context, conn *pgx.Conn) (int, error) {
 
 // SchemaVersion reads the stored schema version.
 func (s *Store) SchemaVersion() (int, error) {
-	conn, err := s.pool.Acquire(context.Background())
+	ctx, cancel := s.timeout(context.Background())
+	defer cancel()
+	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer conn.Release()
-	return schemaVersion(context.Background(), conn.Conn())
+	return schemaVersion(ctx, conn.Conn())
 }
