@@ -64,62 +64,24 @@ func openData(cfg *config.Config, box *seal.Box) (*data, error) {
 		return nil, fmt.Errorf("data.postgres.url: %w", err)
 	}
 	return &data{store: pg,
-		ready:     func() error { _, err := pg.SchemaVersion(); return err },
-		blobs:     sharedFiles{pg, box, "seal/"},
-		once:      func(name string, fn func() error) error { return pg.Locked(context.Background(), name, fn) },
-		acmeCache: func() (autocert.Cache, error) { return sharedFiles{pg, box, "acme/"}, nil },
+		ready: func() error { _, err := pg.SchemaVersion(); return err },
+		blobs: postgres.Folder{Store: pg, Sealer: box, Prefix: postgres.SealFolder},
+		once:  func(name string, fn func() error) error { return pg.Locked(context.Background(), name, fn) },
+		acmeCache: func() (autocert.Cache, error) {
+			return acmeCache{postgres.Folder{Store: pg, Sealer: box, Prefix: postgres.ACMEFolder}}, nil
+		},
 	}, nil
 }
 
-// sharedFiles keeps files in the database, encrypted with the master key:
-// the seal's key and the ACME keys are secrets, and the others gain
-// nothing from being readable. It is pades.Blobs and autocert.Cache.
-type sharedFiles struct {
-	db     *postgres.Store
-	box    *seal.Box
-	prefix string
-}
-
-// Read returns a file, or an error wrapping fs.ErrNotExist.
-func (f sharedFiles) Read(name string) ([]byte, error) { return f.read(context.Background(), name) }
-
-// Write stores a file.
-func (f sharedFiles) Write(name string, data []byte) error {
-	return f.Put(context.Background(), name, data)
-}
+// acmeCache is autocert.Cache over a folder of the database.
+type acmeCache struct{ postgres.Folder }
 
 // Get returns a file, or autocert.ErrCacheMiss itself (autocert compares
 // errors with it).
-func (f sharedFiles) Get(ctx context.Context, name string) ([]byte, error) {
-	data, err := f.read(ctx, name)
+func (c acmeCache) Get(ctx context.Context, name string) ([]byte, error) {
+	data, err := c.Folder.Get(ctx, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, autocert.ErrCacheMiss
 	}
 	return data, err
-}
-
-func (f sharedFiles) read(ctx context.Context, name string) ([]byte, error) {
-	sealed, err := f.db.ReadFile(ctx, f.prefix+name)
-	if err != nil {
-		return nil, err
-	}
-	plain, err := f.box.Open(sealed)
-	if err != nil {
-		return nil, fmt.Errorf("%s%s in the database does not open with secrets.masterKey (is it the same on every node?): %w", f.prefix, name, err)
-	}
-	return plain, nil
-}
-
-// Put stores a file, encrypted.
-func (f sharedFiles) Put(ctx context.Context, name string, data []byte) error {
-	sealed, err := f.box.Seal(data)
-	if err != nil {
-		return err
-	}
-	return f.db.WriteFile(ctx, f.prefix+name, sealed)
-}
-
-// Delete removes a file.
-func (f sharedFiles) Delete(ctx context.Context, name string) error {
-	return f.db.DeleteFile(ctx, f.prefix+name)
 }

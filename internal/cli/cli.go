@@ -37,6 +37,9 @@ commands:
   backup --out FILE                write a consistent snapshot of the running appliance
                                    (and, on its host, the data directory's keys beside it)
   restore --from FILE              put a backup in place (appliance stopped)
+  migrate --from data/contracts.db --to postgres --config FILE
+                                   copy a bbolt file into the empty PostgreSQL database of
+                                   the configuration (appliance stopped)
   bench [--clients N] [--duration D]
                                    load-test this binary on loopback against its baselines
   version                          print the version
@@ -63,6 +66,8 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return backupCommand(ctx, args[1:], env)
 	case "restore":
 		return restoreCommand(args[1:], env)
+	case "migrate":
+		return migrateCommand(ctx, args[1:], env)
 	case "bench":
 		return benchCommand(ctx, args[1:], env)
 	case "version", "--version", "-v":

@@ -157,6 +157,7 @@ const (
 // registered customer.
 type provisioned struct {
 	templateID, appID, appSecret, apiKey, token string
+	webhookSecret, keyWebhookSecret             string
 }
 
 func provision(t *testing.T, in *instance, webhookURL string) *provisioned {
@@ -166,13 +167,14 @@ func provision(t *testing.T, in *instance, webhookURL string) *provisioned {
 		"legalName": "Alpha Savdo MChJ", "phone": "+998 71 200-00-00"}), nil, auth...)
 	var tpl struct{ ID string }
 	mustCall(t, "POST", in.admin+"/admin/v1/templates", assets.DemoTemplate, &tpl, append(auth, "Content-Type", "application/yaml")...)
-	var app struct{ AppID, AppSecret string }
+	var app struct{ AppID, AppSecret, WebhookSecret string }
 	mustCall(t, "POST", in.admin+"/admin/v1/apps", jsonBody(map[string]any{"name": "Shop", "ownerIn": loadOwnerIN,
 		"scopes": signflow.AppScopes, "allTemplates": true, "webhookUrl": webhookURL}), &app, auth...)
-	var key struct{ Key string }
+	var key struct{ Key, WebhookSecret string }
 	mustCall(t, "POST", in.admin+"/admin/v1/keys", jsonBody(map[string]any{"name": "ERP", "ownerIn": loadOwnerIN,
 		"scopes": signflow.KeyScopes, "allTemplates": true, "webhookUrl": webhookURL}), &key, auth...)
-	p := &provisioned{templateID: tpl.ID, appID: app.AppID, appSecret: app.AppSecret, apiKey: key.Key}
+	p := &provisioned{templateID: tpl.ID, appID: app.AppID, appSecret: app.AppSecret, apiKey: key.Key,
+		webhookSecret: app.WebhookSecret, keyWebhookSecret: key.WebhookSecret}
 	p.token = issueToken(t, in, p)
 	mustCall(t, "POST", in.embedded+"/v1/clients", jsonBody(map[string]string{"in": loadCustomerIN, "firstName": "Aziz",
 		"lastName": "Karimov", "phone": "+998 90 123-45-67"}), nil, "Authorization", "Bearer "+p.token)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 
+	"contracts/signflow"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -68,4 +70,52 @@ func (s *Store) Locked(ctx context.Context, name string, fn func() error) error 
 		return errors.Join(ferr, err)
 	}
 	return ferr
+}
+
+// Folders of the files nodes share.
+const (
+	SealFolder = "seal/" // the generated seal: pades.CertName and pades.KeyName
+	ACMEFolder = "acme/" // the ACME account key and certificates
+)
+
+// Folder is the files under a prefix, encrypted by the sealer (the master
+// key): the seal's key and the ACME keys are secrets, and the rest gains
+// nothing from being readable. It is pades.Blobs.
+type Folder struct {
+	Store  *Store
+	Sealer signflow.Sealer
+	Prefix string
+}
+
+// Read returns a file, or an error wrapping fs.ErrNotExist.
+func (f Folder) Read(name string) ([]byte, error) { return f.Get(context.Background(), name) }
+
+// Write stores a file.
+func (f Folder) Write(name string, data []byte) error { return f.Put(context.Background(), name, data) }
+
+// Get returns a file, or an error wrapping fs.ErrNotExist.
+func (f Folder) Get(ctx context.Context, name string) ([]byte, error) {
+	sealed, err := f.Store.ReadFile(ctx, f.Prefix+name)
+	if err != nil {
+		return nil, err
+	}
+	plain, err := f.Sealer.Open(sealed)
+	if err != nil {
+		return nil, fmt.Errorf("%s%s in the database does not open with secrets.masterKey (is it the same on every node?): %w", f.Prefix, name, err)
+	}
+	return plain, nil
+}
+
+// Put stores a file, encrypted.
+func (f Folder) Put(ctx context.Context, name string, data []byte) error {
+	sealed, err := f.Sealer.Seal(data)
+	if err != nil {
+		return err
+	}
+	return f.Store.WriteFile(ctx, f.Prefix+name, sealed)
+}
+
+// Delete removes a file.
+func (f Folder) Delete(ctx context.Context, name string) error {
+	return f.Store.DeleteFile(ctx, f.Prefix+name)
 }
