@@ -18,17 +18,25 @@ const countShards = 8
 // anyValue stands for every template or every status in contract_counts.
 const anyValue = "*"
 
+// Contract reads the contract, and in the same statement what a read of
+// it reads next (prefetch.go): its template, and the owners' records and
+// the claims of its parties.
 func (t *tx) Contract(id string) (*signflow.Contract, error) {
 	notFound := signflow.Errorf(signflow.ENOTFOUND, "Contract not found.")
 	if !validText(id) {
 		return nil, notFound
 	}
 	var (
-		ver    int64
-		status string
-		data   []byte
+		ver                int64
+		status             string
+		data               []byte
+		templateID         string
+		templateVer        *int64
+		templateData       []byte
+		parties            []string
+		ownersOf, claimsOf []byte
 	)
-	err := t.queryRow([]any{&ver, &status, &data}, "SELECT ver, status, data FROM contracts WHERE id = $1", id)
+	err := t.queryRow([]any{&ver, &status, &data, &templateID, &templateVer, &templateData, &parties, &ownersOf, &claimsOf}, contractWithParties, id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		t.sawContract(id, 0, "")
 		return nil, notFound
@@ -36,6 +44,9 @@ func (t *tx) Contract(id string) (*signflow.Contract, error) {
 		return nil, err
 	}
 	t.sawContract(id, ver, status)
+	if err := t.prefetch(templateID, templateVer, templateData, parties, ownersOf, claimsOf); err != nil {
+		return nil, err
+	}
 	c := new(signflow.Contract)
 	return c, json.Unmarshal(data, c)
 }

@@ -55,7 +55,6 @@ import (
 
 	"contracts/signflow"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -140,12 +139,12 @@ func (s *Store) Update(fn func(signflow.Tx) error) error {
 func (s *Store) update(fn func(signflow.Tx) error) error {
 	ctx, cancel := s.timeout(context.Background())
 	defer cancel()
-	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	l, release, err := s.lazy(ctx, "BEGIN ISOLATION LEVEL READ COMMITTED")
 	if err != nil {
 		return err
 	}
-	defer ptx.Rollback(ctx)
-	t := newTx(ctx, ptx, true)
+	defer release()
+	t := newTx(ctx, l, true)
 	if err := fn(t); err != nil {
 		// A conflict seen by the transaction wins over what fn made of it.
 		if t.failed != nil {
@@ -159,7 +158,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 	if t.failed != nil {
 		return t.failed
 	}
-	if err := ptx.Commit(ctx); err != nil {
+	if err := l.end(ctx, true); err != nil {
 		return err
 	}
 	if t.addedDelivery {
@@ -174,19 +173,34 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 func (s *Store) View(fn func(signflow.Tx) error) error {
 	ctx, cancel := s.timeout(context.Background())
 	defer cancel()
-	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	l, release, err := s.lazy(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 	if err != nil {
 		return err
 	}
-	defer ptx.Rollback(ctx)
-	t := newTx(ctx, ptx, false)
+	defer release()
+	t := newTx(ctx, l, false)
 	if err := fn(t); err != nil {
 		return err
 	}
 	if t.failed != nil {
 		return t.failed
 	}
-	return ptx.Commit(ctx)
+	return l.end(ctx, true)
+}
+
+// lazy takes a connection for a transaction that begins with its first
+// statement; release rolls back what was not committed and gives the
+// connection back (the pool drops one left inside a transaction).
+func (s *Store) lazy(ctx context.Context, begin string) (*lazyTx, func(), error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := &lazyTx{conn: conn, begin: begin}
+	return l, func() {
+		l.end(ctx, false)
+		conn.Release()
+	}, nil
 }
 
 // errConflict says that a record read by the transaction changed before

@@ -19,7 +19,7 @@ import (
 // before the next read and before the commit.
 type tx struct {
 	ctx      context.Context
-	pg       pgx.Tx
+	pg       querier
 	writable bool
 	// seen holds, in a write transaction, the version of each record read:
 	// 0 when it was read as absent, -1 once written without a read.
@@ -33,9 +33,13 @@ type tx struct {
 	// failed is the first error of a statement; the transaction cannot commit.
 	failed        error
 	addedDelivery bool
+	// ahead holds records read ahead with a contract (prefetch.go), and
+	// claimsRead the numbers whose every claim is in it.
+	ahead      map[string]prefetched
+	claimsRead map[string]bool
 }
 
-func newTx(ctx context.Context, pg pgx.Tx, writable bool) *tx {
+func newTx(ctx context.Context, pg querier, writable bool) *tx {
 	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}}
 }
 
@@ -170,6 +174,13 @@ func (t *tx) read(tb *table, key []any, v any) error {
 			return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", tb.what)
 		}
 	}
+	if p, ok := t.aheadOf(tb, key); ok {
+		t.saw(tb, key, p.ver)
+		if p.data == nil {
+			return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", tb.what)
+		}
+		return json.Unmarshal(p.data, v)
+	}
 	var ver int64
 	var data []byte
 	err := t.queryRow([]any{&ver, &data}, tb.get, key...)
@@ -202,6 +213,7 @@ func (t *tx) write(tb *table, key, cols []any, v any) error {
 		return err
 	}
 	args := append(append(append([]any{}, key...), cols...), data)
+	t.forgetAhead(tb)
 	sk := tb.seenKey(key)
 	switch ver, read := t.seen[sk]; {
 	case !read || ver < 0:

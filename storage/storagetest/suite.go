@@ -71,6 +71,7 @@ func Run(t *testing.T, e Engine) {
 		{"ReadsAreCopies", testReadsAreCopies},
 		{"RollbackLeavesNothing", testRollbackLeavesNothing},
 		{"ViewRefusesWrites", testViewRefusesWrites},
+		{"ReadsOwnWrites", testReadsOwnWrites},
 		{"NoLostUpdates", testNoLostUpdates},
 		{"ContractSequence", testContractSequence},
 		{"KeysNoRecordCanHave", testImpossibleKeys},

@@ -139,3 +139,52 @@ func testViewRefusesWrites(t *testing.T, e Engine) {
 		return nil
 	}))
 }
+
+// A transaction reads its own writes: after reading a contract (which an
+// engine may read its template and parties with), a write of the
+// template, an owner or a claim is what the next read in it returns, and
+// a claim absent at the start is there once written.
+func testReadsOwnWrites(t *testing.T, e Engine) {
+	w := fixture.NewStandardOn(t, e.Open(t))
+	c := w.Contract(t)
+	must(t, w.Store.Update(func(tx signflow.Tx) error {
+		if _, err := tx.Contract(c.ID); err != nil {
+			return err
+		}
+		if _, err := tx.Claim(fixture.OtherIN, fixture.UnknownIN); signflow.ErrorCode(err) != signflow.ENOTFOUND {
+			return fmt.Errorf("an absent claim: %v", err)
+		}
+		tpl, err := tx.Template(c.TemplateID)
+		if err != nil {
+			return err
+		}
+		tpl.Status = signflow.TemplateDraft
+		owner, err := tx.Owner(fixture.OwnerIN)
+		if err != nil {
+			return err
+		}
+		owner.LegalName = "Renamed MChJ"
+		claim, err := tx.Claim(fixture.OwnerIN, fixture.CustomerIN)
+		if err != nil {
+			return err
+		}
+		claim.Phone = "998900000099"
+		newClaim := &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", Phone: "998900000098"}
+		for _, err := range []error{tx.PutTemplate(tpl), tx.PutOwner(owner), tx.PutClaim(fixture.OwnerIN, claim), tx.PutClaim("39999999999", newClaim)} {
+			if err != nil {
+				return err
+			}
+		}
+		gotTpl, _ := tx.Template(c.TemplateID)
+		gotOwner, _ := tx.Owner(fixture.OwnerIN)
+		gotClaim, _ := tx.Claim(fixture.OwnerIN, fixture.CustomerIN)
+		gotNew, err := tx.Claim("39999999999", fixture.CustomerIN)
+		if err != nil || gotNew.Phone != "998900000098" {
+			return fmt.Errorf("a claim written in the transaction: %v %v", gotNew, err)
+		}
+		if gotTpl.Status != signflow.TemplateDraft || gotOwner.LegalName != "Renamed MChJ" || gotClaim.Phone != "998900000099" {
+			return fmt.Errorf("reads after writes: %s %q %q", gotTpl.Status, gotOwner.LegalName, gotClaim.Phone)
+		}
+		return nil
+	}))
+}

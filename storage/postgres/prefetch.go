@@ -1,0 +1,95 @@
+package postgres
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// contractWithParties reads a contract with its template and, for both
+// parties, the owner's record and every tenant's claim: what showing the
+// contract reads next, in the round trip of the contract itself.
+const contractWithParties = `SELECT c.ver, c.status, c.data, c.template_id, tp.ver, tp.data,
+	ARRAY[c.buyer_in, c.seller_in],
+	(SELECT json_agg(json_build_array(o.client_in, o.ver, o.data)) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)),
+	(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver, cl.data)) FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in))
+	FROM contracts c LEFT JOIN templates tp ON tp.id = c.template_id WHERE c.id = $1`
+
+// prefetched is a record read ahead: its version and data, nil when the
+// record is absent.
+type prefetched struct {
+	ver  int64
+	data []byte
+}
+
+// prefetch keeps what contractWithParties read beside the contract, for
+// the reads that follow in the transaction (read consults it first).
+func (t *tx) prefetch(templateID string, templateVer *int64, templateData []byte, parties []string, ownersOf, claimsOf []byte) error {
+	if t.ahead == nil {
+		t.ahead = map[string]prefetched{}
+	}
+	if templateVer != nil {
+		t.ahead[templates.seenKey([]any{templateID})] = prefetched{*templateVer, templateData}
+	} else {
+		t.ahead[templates.seenKey([]any{templateID})] = prefetched{}
+	}
+	for _, in := range parties {
+		t.ahead[owners.seenKey([]any{in})] = prefetched{}
+		if t.claimsRead == nil {
+			t.claimsRead = map[string]bool{}
+		}
+		t.claimsRead[in] = true
+	}
+	var raw [][]json.RawMessage
+	if ownersOf != nil {
+		if err := json.Unmarshal(ownersOf, &raw); err != nil {
+			return err
+		}
+	}
+	for _, r := range raw {
+		var in string
+		var ver int64
+		if len(r) != 3 || json.Unmarshal(r[0], &in) != nil || json.Unmarshal(r[1], &ver) != nil {
+			continue
+		}
+		t.ahead[owners.seenKey([]any{in})] = prefetched{ver, slices.Clone(r[2])}
+	}
+	raw = nil
+	if claimsOf != nil {
+		if err := json.Unmarshal(claimsOf, &raw); err != nil {
+			return err
+		}
+	}
+	for _, r := range raw {
+		var in, tenant string
+		var ver int64
+		if len(r) != 4 || json.Unmarshal(r[0], &in) != nil || json.Unmarshal(r[1], &tenant) != nil || json.Unmarshal(r[2], &ver) != nil {
+			continue
+		}
+		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{ver, slices.Clone(r[3])}
+	}
+	return nil
+}
+
+// aheadOf answers a read from what was prefetched: found says whether it
+// can, and the record's version and data (nil: absent).
+func (t *tx) aheadOf(tb *table, key []any) (p prefetched, found bool) {
+	sk := tb.seenKey(key)
+	if p, ok := t.ahead[sk]; ok {
+		return p, true
+	}
+	// Every claim on a party's number was read: one not there is absent.
+	if tb == claims && len(key) == 2 {
+		if in, ok := key[0].(string); ok && t.claimsRead[in] {
+			return prefetched{}, true
+		}
+	}
+	return prefetched{}, false
+}
+
+// forgetAhead drops what was prefetched once the transaction writes a
+// record of a kind it holds.
+func (t *tx) forgetAhead(tb *table) {
+	if t.ahead != nil && (tb == templates || tb == owners || tb == claims) {
+		t.ahead, t.claimsRead = nil, nil
+	}
+}
