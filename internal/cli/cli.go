@@ -42,6 +42,8 @@ commands:
                                    the configuration (appliance stopped)
   bench [--clients N] [--duration D]
                                    load-test this binary on loopback against its baselines
+  ready [--url URL]                exit 0 when the appliance answers /readyz with 200
+                                   (a container health check)
   version                          print the version
 `
 
@@ -68,6 +70,8 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return restoreCommand(args[1:], env)
 	case "migrate":
 		return migrateCommand(ctx, args[1:], env)
+	case "ready":
+		return readyCommand(ctx, args[1:], env)
 	case "bench":
 		return benchCommand(ctx, args[1:], env)
 	case "version", "--version", "-v":

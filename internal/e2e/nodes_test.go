@@ -140,6 +140,12 @@ func TestNodesShareOneDatabase(t *testing.T) {
 		t.Errorf("%d deliveries received", len(recv.received()))
 	}
 
+	// A health check without curl: contracts ready.
+	adminAt := "CONTRACTS_ADMIN__LISTEN=" + strings.TrimPrefix(b.admin, "http://")
+	if out, errOut, code := runCommand(t, t.TempDir(), append(c.env, adminAt), "ready"); code != 0 || !strings.Contains(out, `"ready"`) {
+		t.Fatalf("contracts ready: exit %d\n%s%s", code, out, errOut)
+	}
+
 	// A backup of the database is pg_dump's.
 	st, body := httpCall(t, "GET", a.admin+"/admin/v1/backup", c.adminToken, "", "")
 	var refusal struct{ Code, Message string }
