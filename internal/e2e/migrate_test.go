@@ -15,6 +15,7 @@ import (
 
 	"contracts/internal/tsatest"
 	"contracts/signflow/eimzo/eimzotest"
+	"contracts/storage/postgres/pgtest"
 	"contracts/webhooks"
 )
 
@@ -59,6 +60,7 @@ func (r *signedReceiver) all() []signedDelivery {
 // sealed PDF is the same bytes, and contract numbers continue. A second
 // copy into the now filled database is refused.
 func TestMigrateToPostgres(t *testing.T) {
+	pgtest.ClusterURL(t) // skip before filling the bbolt side
 	ez := eimzotest.New(t)
 	authority := tsatest.New(t, time.Now)
 	recv := newSignedReceiver(t)
