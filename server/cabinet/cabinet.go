@@ -8,10 +8,7 @@
 package cabinet
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"strings"
 	"time"
@@ -20,6 +17,7 @@ import (
 	"contracts/server"
 	"contracts/server/document"
 	"contracts/server/pdf"
+	"contracts/server/static"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -61,7 +59,7 @@ func Register(e *echo.Echo, d Deps) {
 	e.GET("/cabinet/", func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/cabinet") })
 	e.GET("/cabinet/contracts/:id", h.contract, h.page)
 	e.GET("/cabinet/contracts/:id/pdf", h.pdf, h.page)
-	e.GET("/cabinet/assets/:name", h.asset)
+	e.GET("/cabinet/assets/:name", h.files.Serve)
 
 	e.POST("/cabinet/api/login/code", h.sendLoginCode, h.loginCSRF, h.limited)
 	e.POST("/cabinet/api/login", h.logIn, h.loginCSRF, h.limited)
@@ -84,8 +82,7 @@ type handler struct {
 	secure      bool
 	limiter     *server.Limiter
 	tmpl        *template.Template
-	files       map[string]*file
-	version     string
+	files       *static.Set
 	pdfs        *pdf.Cache
 }
 
@@ -101,65 +98,14 @@ func newHandler(d Deps) *handler {
 	}
 	h := &handler{svc: d.Service, pdfs: d.PDF, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout, Texts: d.Texts}),
 		serviceName: d.ServiceName, embedded: strings.TrimRight(d.EmbeddedBaseURL, "/"),
-		secure: strings.HasPrefix(d.BaseURL, "https://"), limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now),
-		files: map[string]*file{}}
-	page, err := fs.ReadFile(assets.Cabinet, "cabinet/page.html")
-	if err != nil {
-		panic(err) // embedded at build time
-	}
-	h.tmpl = document.Page("page.html", page, mustRead(assets.Sign, "sign/steps.html"))
-	sum := sha256.New()
-	// In a fixed order: the version must not vary.
-	for _, f := range []struct {
-		name, ctype string
-		body        []byte
-	}{
-		{"document.css", "text/css; charset=utf-8", document.CSS()},
-		{"sign.css", "text/css; charset=utf-8", mustRead(assets.Sign, "sign/sign.css")},
-		{"cabinet.css", "text/css; charset=utf-8", mustRead(assets.Cabinet, "cabinet/cabinet.css")},
-		{"common.js", "text/javascript; charset=utf-8", assets.CommonJS},
-		{"cabinet.js", "text/javascript; charset=utf-8", mustRead(assets.Cabinet, "cabinet/cabinet.js")},
-	} {
-		h.files[f.name] = &file{body: f.body, ctype: f.ctype}
-		sum.Write(f.body)
-	}
-	h.version = hex.EncodeToString(sum.Sum(nil))[:12]
+		secure: strings.HasPrefix(d.BaseURL, "https://"), limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now)}
+	h.tmpl = document.Page("page.html", static.Read(assets.Cabinet, "cabinet/page.html"), static.Read(assets.Sign, "sign/steps.html"))
+	h.files = static.New(
+		static.File{Name: "document.css", Body: document.CSS()},
+		static.File{Name: "sign.css", Body: static.Read(assets.Sign, "sign/sign.css")},
+		static.File{Name: "cabinet.css", Body: static.Read(assets.Cabinet, "cabinet/cabinet.css")},
+		static.File{Name: "common.js", Body: assets.CommonJS},
+		static.File{Name: "cabinet.js", Body: static.Read(assets.Cabinet, "cabinet/cabinet.js")},
+	)
 	return h
-}
-
-// mustRead reads an embedded file of the page.
-func mustRead(fsys fs.FS, name string) []byte {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		panic(err) // embedded at build time
-	}
-	return b
-}
-
-// file is a static file of the page; its URL carries the version of all
-// of them, so it is cached for long.
-type file struct {
-	body  []byte
-	ctype string
-}
-
-func (h *handler) asset(c echo.Context) error {
-	f := h.files[c.Param("name")]
-	if f == nil {
-		return echo.ErrNotFound
-	}
-	hd := c.Response().Header()
-	hd.Set("Cache-Control", "public, max-age=86400")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	return c.Blob(http.StatusOK, f.ctype, f.body)
-}
-
-// pageHeaders keep the page to its own files and out of frames.
-func pageHeaders(hd http.Header) {
-	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
-		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("Referrer-Policy", "same-origin")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("X-Frame-Options", "DENY")
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"contracts/server/document"
+	"contracts/server/static"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -169,7 +170,7 @@ func (h *handler) pdf(c echo.Context) error {
 // data starts a page for the party of session s (nil: nobody logged in).
 func (h *handler) data(c echo.Context, lang string, s *signflow.CabinetSession, token string) (*pageData, error) {
 	t := tr(lang)
-	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.version, Config: pageConfig{T: t}}
+	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.files.Version, Config: pageConfig{T: t}}
 	for _, l := range signflow.Languages {
 		q := url.Values{}
 		for k, vs := range c.QueryParams() {
@@ -195,6 +196,6 @@ func (h *handler) render(c echo.Context, status int, d *pageData) error {
 	if err := h.tmpl.Execute(&buf, d); err != nil {
 		return err
 	}
-	pageHeaders(c.Response().Header())
+	static.OwnPageHeaders(c.Response().Header())
 	return c.HTMLBlob(status, buf.Bytes())
 }

@@ -12,10 +12,7 @@ package console
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"strings"
 	"time"
@@ -23,6 +20,7 @@ import (
 	"contracts/assets"
 	"contracts/server/document"
 	"contracts/server/pdf"
+	"contracts/server/static"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -54,7 +52,7 @@ func Register(e *echo.Echo, d Deps) {
 	h := newHandler(d)
 	e.GET("/console", h.dashboard, h.page)
 	e.GET("/console/", func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/console") })
-	e.GET("/console/assets/:name", h.asset)
+	e.GET("/console/assets/:name", h.files.Serve)
 	e.POST("/console/login", h.logIn)
 	e.POST("/console/logout", h.logOut, h.page)
 
@@ -93,8 +91,7 @@ type handler struct {
 	redelivered func()
 	auth        *auth
 	pages       map[string]*template.Template
-	files       map[string]*file
-	version     string
+	files       *static.Set
 }
 
 // pageNames are the page templates, each a file of assets/console that
@@ -116,64 +113,19 @@ func newHandler(d Deps) *handler {
 	}
 	h := &handler{svc: d.Service, serviceName: d.ServiceName, embedded: strings.TrimRight(d.EmbeddedBaseURL, "/"),
 		pdfs: d.PDF, redelivered: d.Redelivered, auth: newAuth(d.Token, d.IdleTimeout, d.Now),
-		pages: map[string]*template.Template{}, files: map[string]*file{}}
-	layout := document.Page("layout.html", mustRead(assets.Console, "console/layout.html"))
+		pages: map[string]*template.Template{}}
+	layout := document.Page("layout.html", static.Read(assets.Console, "console/layout.html"))
 	for _, name := range pageNames {
 		t := template.Must(layout.Clone())
-		template.Must(t.New(name).Parse(string(mustRead(assets.Console, "console/"+name+".html"))))
+		template.Must(t.New(name).Parse(string(static.Read(assets.Console, "console/"+name+".html"))))
 		h.pages[name] = t
 	}
-	sum := sha256.New()
-	// In a fixed order: the version must not vary.
-	for _, f := range []struct {
-		name, ctype string
-		body        []byte
-	}{
-		{"document.css", "text/css; charset=utf-8", document.CSS()},
-		{"console.css", "text/css; charset=utf-8", mustRead(assets.Console, "console/console.css")},
-		{"console.js", "text/javascript; charset=utf-8", mustRead(assets.Console, "console/console.js")},
-	} {
-		h.files[f.name] = &file{body: f.body, ctype: f.ctype}
-		sum.Write(f.body)
-	}
-	h.version = hex.EncodeToString(sum.Sum(nil))[:12]
+	h.files = static.New(
+		static.File{Name: "document.css", Body: document.CSS()},
+		static.File{Name: "console.css", Body: static.Read(assets.Console, "console/console.css")},
+		static.File{Name: "console.js", Body: static.Read(assets.Console, "console/console.js")},
+	)
 	return h
-}
-
-func mustRead(fsys fs.FS, name string) []byte {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		panic(err) // embedded at build time
-	}
-	return b
-}
-
-// file is a static file of the console; its URL carries the version of
-// all of them, so it is cached for long.
-type file struct {
-	body  []byte
-	ctype string
-}
-
-func (h *handler) asset(c echo.Context) error {
-	f := h.files[c.Param("name")]
-	if f == nil {
-		return echo.ErrNotFound
-	}
-	hd := c.Response().Header()
-	hd.Set("Cache-Control", "public, max-age=86400")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	return c.Blob(http.StatusOK, f.ctype, f.body)
-}
-
-// pageHeaders keep the page to its own files and out of frames.
-func pageHeaders(hd http.Header) {
-	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
-		"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("Referrer-Policy", "same-origin")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("X-Frame-Options", "DENY")
 }
 
 // render writes page name with d.
@@ -182,6 +134,6 @@ func (h *handler) render(c echo.Context, status int, name string, d *pageData) e
 	if err := h.pages[name].ExecuteTemplate(&buf, "layout.html", d); err != nil {
 		return err
 	}
-	pageHeaders(c.Response().Header())
+	static.OwnPageHeaders(c.Response().Header())
 	return c.HTMLBlob(status, buf.Bytes())
 }

@@ -46,7 +46,7 @@ var sections = []struct{ key, path string }{
 func (h *handler) data(c echo.Context, s *session, section string) *pageData {
 	lang := h.pageLang(c)
 	t := i18n.Console.For(lang)
-	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.version}
+	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.files.Version}
 	for _, l := range signflow.Languages {
 		q := url.Values{}
 		for k, vs := range c.QueryParams() {

@@ -74,7 +74,7 @@ func (h *handler) identityCallback(c echo.Context) error {
 		}
 	}
 	t := tr(lang)
-	d := &idpPage{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.version, OK: msg.OK, Title: t["idpTitle"]}
+	d := &idpPage{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.files.Version, OK: msg.OK, Title: t["idpTitle"]}
 	status := http.StatusOK
 	if msg.OK {
 		d.Heading, d.Text = t["signedTitle"], t["idpSignedText"]

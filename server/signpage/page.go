@@ -91,7 +91,7 @@ func (h *handler) page(c echo.Context) error {
 	if sess != nil {
 		lang = sess.Lang
 	}
-	d := &pageData{Lang: lang, T: tr(lang), ServiceName: h.serviceName, AssetVersion: h.version}
+	d := &pageData{Lang: lang, T: tr(lang), ServiceName: h.serviceName, AssetVersion: h.files.Version}
 	d.Title = d.T["pageTitle"]
 	d.Config = pageConfig{Source: h.source, T: d.T}
 	status := http.StatusOK

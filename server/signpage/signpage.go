@@ -6,11 +6,8 @@ package signpage
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"sort"
@@ -20,6 +17,7 @@ import (
 	"contracts/assets"
 	"contracts/server"
 	"contracts/server/document"
+	"contracts/server/static"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -79,8 +77,8 @@ const CallbackPath = "/sign/idp/callback"
 // Register mounts the signing page, its API, its files and /sdk.js on e.
 func Register(e *echo.Echo, d Deps) {
 	h := newHandler(d)
-	e.GET("/sdk.js", h.sdk.serve)
-	e.GET("/sign/assets/:name", h.asset)
+	e.GET("/sdk.js", func(c echo.Context) error { return h.sdk.ServeFile(c, "sdk.js") })
+	e.GET("/sign/assets/:name", h.files.Serve)
 	e.GET(CallbackPath, h.identityCallback) // a static route: /sign/:token never captures it
 	e.GET("/sign/:token", h.page)
 	e.GET("/sign/:token/status", h.status)
@@ -98,9 +96,7 @@ type handler struct {
 	limiter     *server.Limiter
 	tmpl        *template.Template
 	idpTmpl     *template.Template
-	files       map[string]*file
-	sdk         *file
-	version     string
+	files, sdk  *static.Set
 	eimzo       eimzoJSON // without the document
 	eimzoCSP    string    // the local client's origins for connect-src
 	log         zerolog.Logger
@@ -114,39 +110,21 @@ func newHandler(d Deps) *handler {
 		d.Now = d.Service.Now
 	}
 	h := &handler{svc: d.Service, serviceName: d.ServiceName, source: strings.ToLower(d.ServiceName) + "-sdk",
-		limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now), files: map[string]*file{}, log: d.Log}
+		limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now), log: d.Log}
 	h.eimzo, h.eimzoCSP = eimzoConfig(d.EIMZO)
-	h.tmpl = document.Page("page.html", mustRead("sign/page.html"), mustRead("sign/steps.html"))
-	h.idpTmpl = template.Must(template.New("idp.html").Parse(string(mustRead("sign/idp.html"))))
-	sum := sha256.New()
-	// In a fixed order: the version must not vary.
-	for _, f := range []struct {
-		name string
-		body []byte
-	}{
-		{"document.css", document.CSS()}, {"sign.css", mustRead("sign/sign.css")},
-		{"common.js", assets.CommonJS}, {"sign.js", mustRead("sign/sign.js")}, {"idp.js", mustRead("sign/idp.js")},
-	} {
-		ctype := "text/javascript; charset=utf-8"
-		if strings.HasSuffix(f.name, ".css") {
-			ctype = "text/css; charset=utf-8"
-		}
-		h.files[f.name] = newFile(f.body, ctype, "public, max-age=86400")
-		sum.Write(f.body)
-	}
-	h.version = hex.EncodeToString(sum.Sum(nil))[:12]
+	h.tmpl = document.Page("page.html", static.Read(assets.Sign, "sign/page.html"), static.Read(assets.Sign, "sign/steps.html"))
+	h.idpTmpl = template.Must(template.New("idp.html").Parse(string(static.Read(assets.Sign, "sign/idp.html"))))
+	h.files = static.New(
+		static.File{Name: "document.css", Body: document.CSS()},
+		static.File{Name: "sign.css", Body: static.Read(assets.Sign, "sign/sign.css")},
+		static.File{Name: "common.js", Body: assets.CommonJS},
+		static.File{Name: "sign.js", Body: static.Read(assets.Sign, "sign/sign.js")},
+		static.File{Name: "idp.js", Body: static.Read(assets.Sign, "sign/idp.js")},
+	)
+	// The SDK's URL has no version: integrators link it as it is.
 	quoted, _ := json.Marshal(h.source)
-	h.sdk = newFile(bytes.ReplaceAll(assets.SDK, []byte("'__SOURCE__'"), quoted), "text/javascript; charset=utf-8", "public, max-age=3600")
+	h.sdk = static.New(static.File{Name: "sdk.js", Body: bytes.ReplaceAll(assets.SDK, []byte("'__SOURCE__'"), quoted), Cache: "public, max-age=3600"})
 	return h
-}
-
-// mustRead reads a file of the signing page's, embedded at build time.
-func mustRead(name string) []byte {
-	b, err := fs.ReadFile(assets.Sign, name)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 // eimzoConfig fills in the defaults of the local client and returns what
@@ -183,38 +161,6 @@ func eimzoConfig(c EIMZOClient) (eimzoJSON, string) {
 		}
 	}
 	return out, strings.Join(origins, " ")
-}
-
-// file is a static response with its validator.
-type file struct {
-	body         []byte
-	ctype, cache string
-	etag         string
-}
-
-func newFile(body []byte, ctype, cache string) *file {
-	sum := sha256.Sum256(body)
-	return &file{body: body, ctype: ctype, cache: cache, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
-}
-
-func (f *file) serve(c echo.Context) error {
-	hd := c.Response().Header()
-	hd.Set("Cache-Control", f.cache)
-	hd.Set("ETag", f.etag)
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Cross-Origin-Resource-Policy", "cross-origin")
-	if c.Request().Header.Get("If-None-Match") == f.etag {
-		return c.NoContent(http.StatusNotModified)
-	}
-	return c.Blob(http.StatusOK, f.ctype, f.body)
-}
-
-func (h *handler) asset(c echo.Context) error {
-	f := h.files[c.Param("name")]
-	if f == nil {
-		return echo.ErrNotFound
-	}
-	return f.serve(c)
 }
 
 // pageHeaders: the page may be framed only by parentOrigin when the session

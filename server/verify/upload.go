@@ -60,7 +60,7 @@ type uploadView struct {
 func newUploadView(c echo.Context, fingerprint string) uploadView {
 	lang := langOf(c)
 	t := i18n.Verify.For(lang)
-	return uploadView{Lang: lang, Title: t["checkTitle"], T: t, Fingerprint: fingerprint, Version: version}
+	return uploadView{Lang: lang, Title: t["checkTitle"], T: t, Fingerprint: fingerprint, Version: files.Version}
 }
 
 // form serves GET /verify: the upload form alone.

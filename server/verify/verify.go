@@ -6,8 +6,6 @@ package verify
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"html/template"
 	"net/http"
 
@@ -15,6 +13,7 @@ import (
 	"contracts/server/document"
 	"contracts/server/i18n"
 	"contracts/server/pdf/pades"
+	"contracts/server/static"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -38,7 +37,7 @@ type Deps struct {
 // listener and, with a Verifier, the upload form GET /verify and its check
 // POST /verify.
 func Register(e *echo.Echo, d Deps) {
-	e.GET("/verify/assets/:name", asset)
+	e.GET("/verify/assets/:name", files.Serve)
 	e.GET("/verify/:id", func(c echo.Context) error { return page(c, d.Service, d.SealFingerprint) })
 	if d.Verifier != nil {
 		lookup := d.Lookup
@@ -60,7 +59,7 @@ type view struct {
 func page(c echo.Context, svc *signflow.Service, fingerprint string) error {
 	lang := langOf(c)
 	t := i18n.Verify.For(lang)
-	out := view{Lang: lang, Title: t["verifyTitle"], T: t, Version: version, Fingerprint: fingerprint}
+	out := view{Lang: lang, Title: t["verifyTitle"], T: t, Version: files.Version, Fingerprint: fingerprint}
 	v, err := svc.Verify(c.Param("id"), c.QueryParam("h"))
 	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
 		return render(c, http.StatusNotFound, tmpl, out, "")
@@ -92,26 +91,11 @@ func langOf(c echo.Context) string {
 	return "uz"
 }
 
-// files are the pages' style sheets; version, their digest, keeps the
-// links fresh.
-var files, version = func() (map[string][]byte, string) {
-	f := map[string][]byte{"document.css": document.CSS(), "verify.css": []byte(pageCSS)}
-	sum := sha256.New()
-	sum.Write(f["document.css"])
-	sum.Write(f["verify.css"])
-	return f, hex.EncodeToString(sum.Sum(nil))[:12]
-}()
-
-func asset(c echo.Context) error {
-	body, ok := files[c.Param("name")]
-	if !ok {
-		return echo.ErrNotFound
-	}
-	h := c.Response().Header()
-	h.Set("Cache-Control", "public, max-age=86400")
-	h.Set("X-Content-Type-Options", "nosniff")
-	return c.Blob(http.StatusOK, "text/css; charset=utf-8", body)
-}
+// files are the pages' style sheets.
+var files = static.New(
+	static.File{Name: "document.css", Body: document.CSS()},
+	static.File{Name: "verify.css", Body: []byte(pageCSS)},
+)
 
 // pageCSS is what both verify pages add to document.css.
 const pageCSS = `.vpage { max-width: 680px; padding-top: 28px; }
