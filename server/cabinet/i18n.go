@@ -2,10 +2,8 @@ package cabinet
 
 import (
 	"net/http"
-	"slices"
 
 	"contracts/server/i18n"
-	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
 )
@@ -24,16 +22,7 @@ var languageNames = map[string]string{"uz": "Oʻzbekcha", "ru": "Русский"
 // requestLang is the page language: ?lang=, then the party's remembered
 // choice, then Accept-Language, then Uzbek.
 func requestLang(c echo.Context) string {
-	if l := c.QueryParam("lang"); slices.Contains(signflow.Languages, l) {
-		return l
-	}
-	if l := cookie(c, langCookie); slices.Contains(signflow.Languages, l) {
-		return l
-	}
-	if l := i18n.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); l != "" {
-		return l
-	}
-	return "uz"
+	return i18n.Pick(c.QueryParam("lang"), cookie(c, langCookie), c.Request().Header.Get("Accept-Language"))
 }
 
 // pageLang is the language of a page; a ?lang= choice is remembered for a year.

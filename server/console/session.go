@@ -3,7 +3,6 @@ package console
 import (
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -133,16 +132,7 @@ func (h *handler) logOut(c echo.Context) error {
 // requestLang is the page language: ?lang=, then the remembered choice,
 // then Accept-Language, then Uzbek.
 func requestLang(c echo.Context) string {
-	if l := c.QueryParam("lang"); slices.Contains(signflow.Languages, l) {
-		return l
-	}
-	if l := cookie(c, langCookie); slices.Contains(signflow.Languages, l) {
-		return l
-	}
-	if l := i18n.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); l != "" {
-		return l
-	}
-	return "uz"
+	return i18n.Pick(c.QueryParam("lang"), cookie(c, langCookie), c.Request().Header.Get("Accept-Language"))
 }
 
 // pageLang is the language of a page; a ?lang= choice is remembered for a year.

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"contracts/assets"
@@ -107,6 +108,21 @@ func (d Dict) Or(key, fallback string) string {
 		return s
 	}
 	return fallback
+}
+
+// Pick is a page's language: the one asked for (?lang=), else the one the
+// visitor chose before (a cookie), else the first Accept-Language names,
+// else Uzbek.
+func Pick(asked, remembered, acceptLanguage string) string {
+	for _, l := range []string{asked, remembered} {
+		if slices.Contains(signflow.Languages, l) {
+			return l
+		}
+	}
+	if l := FromAcceptLanguage(acceptLanguage); l != "" {
+		return l
+	}
+	return "uz"
 }
 
 // FromAcceptLanguage returns the first of the service's languages an

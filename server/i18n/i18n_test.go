@@ -31,6 +31,19 @@ func TestLoadJoinsAndFormats(t *testing.T) {
 	}
 }
 
+func TestPick(t *testing.T) {
+	for _, c := range []struct{ asked, remembered, accept, want string }{
+		{"en", "ru", "ru", "en"},
+		{"de", "ru", "en", "ru"},
+		{"", "xx", "en-GB,ru;q=0.5", "en"},
+		{"", "", "fr", "uz"},
+	} {
+		if got := Pick(c.asked, c.remembered, c.accept); got != c.want {
+			t.Errorf("Pick(%q, %q, %q) = %q, want %q", c.asked, c.remembered, c.accept, got, c.want)
+		}
+	}
+}
+
 // A word has one home: a key in two files does not load.
 func TestLoadRefusesAKeyInTwoFiles(t *testing.T) {
 	fsys := fstest.MapFS{

@@ -16,11 +16,5 @@ func tr(lang string) dict { return i18n.Sign.For(lang) }
 // requestLang picks the page language of a request that has no session:
 // ?lang=, then Accept-Language, then Uzbek.
 func requestLang(c echo.Context) string {
-	if l := c.QueryParam("lang"); i18n.Sign.Has(l) {
-		return l
-	}
-	if l := i18n.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); l != "" {
-		return l
-	}
-	return "uz"
+	return i18n.Pick(c.QueryParam("lang"), "", c.Request().Header.Get("Accept-Language"))
 }
