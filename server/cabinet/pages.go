@@ -9,6 +9,7 @@ import (
 
 	"contracts/server/document"
 	"contracts/server/static"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -153,18 +154,7 @@ func (h *handler) pdf(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	audit, err := h.svc.AuditTrail(v.ID)
-	if err != nil {
-		return err
-	}
-	doc, err := h.pdfs.Contract(c.Request().Context(), v, audit, lang, signflow.VerifyURL(h.embedded, v.Contract))
-	if err != nil {
-		return err
-	}
-	hd := c.Response().Header()
-	hd.Set(echo.HeaderContentDisposition, `attachment; filename="contract-`+v.Number+`-`+lang+`.pdf"`)
-	hd.Set("Cache-Control", "no-store")
-	return c.Blob(http.StatusOK, "application/pdf", doc)
+	return wire.WritePDF(c, h.svc, h.pdfs, v, lang, h.embedded, true)
 }
 
 // data starts a page for the party of session s (nil: nobody logged in).

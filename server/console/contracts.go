@@ -8,6 +8,7 @@ import (
 
 	"contracts/server"
 	"contracts/server/document"
+	"contracts/server/wire"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -150,16 +151,5 @@ func (h *handler) contractPDF(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	audit, err := h.svc.AuditTrail(v.ID)
-	if err != nil {
-		return err
-	}
-	doc, err := h.pdfs.Contract(c.Request().Context(), v, audit, lang, signflow.VerifyURL(h.embedded, v.Contract))
-	if err != nil {
-		return err
-	}
-	hd := c.Response().Header()
-	hd.Set(echo.HeaderContentDisposition, `attachment; filename="contract-`+v.Number+`-`+lang+`.pdf"`)
-	hd.Set("Cache-Control", "no-store")
-	return c.Blob(http.StatusOK, "application/pdf", doc)
+	return wire.WritePDF(c, h.svc, h.pdfs, v, lang, h.embedded, true)
 }

@@ -124,6 +124,14 @@ func ContractPDF(c echo.Context, svc *signflow.Service, pdfs *pdf.Cache, a *sign
 	if err != nil {
 		return err
 	}
+	return WritePDF(c, svc, pdfs, v, lang, verifyBaseURL, false)
+}
+
+// WritePDF answers the PDF of v in lang with its audit trail, from the
+// appliance's one PDF cache: shown in place for the interfaces, or, for a
+// page's download link, saved under a name with its language and never
+// kept by the browser's cache (the pages are behind a login).
+func WritePDF(c echo.Context, svc *signflow.Service, pdfs *pdf.Cache, v *signflow.ContractView, lang, verifyBaseURL string, download bool) error {
 	audit, err := svc.AuditTrail(v.ID)
 	if err != nil {
 		return err
@@ -132,6 +140,12 @@ func ContractPDF(c echo.Context, svc *signflow.Service, pdfs *pdf.Cache, a *sign
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `inline; filename="contract-`+v.Number+`.pdf"`)
+	hd := c.Response().Header()
+	if download {
+		hd.Set(echo.HeaderContentDisposition, `attachment; filename="contract-`+v.Number+`-`+lang+`.pdf"`)
+		hd.Set("Cache-Control", "no-store")
+	} else {
+		hd.Set(echo.HeaderContentDisposition, `inline; filename="contract-`+v.Number+`.pdf"`)
+	}
 	return c.Blob(http.StatusOK, "application/pdf", doc)
 }
