@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 
 	"contracts/signflow"
 
@@ -29,7 +30,15 @@ func JSON(c echo.Context, code int, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return c.Blob(code, MIMEJSON, buf.Bytes())
+	return JSONBlob(c, code, buf.Bytes())
+}
+
+// JSONBlob writes b, JSON already encoded, with the service's JSON content
+// type and its length: an answer of a known length goes out in one piece,
+// not in chunks.
+func JSONBlob(c echo.Context, code int, b []byte) error {
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
+	return c.Blob(code, MIMEJSON, b)
 }
 
 // ReadBody reads the request body, refusing more than MaxBody bytes.

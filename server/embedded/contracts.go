@@ -44,7 +44,7 @@ func (h *handler) getContract(c echo.Context) error {
 func writeContract(c echo.Context, v *signflow.ContractView) error {
 	bp := bufPool.Get().(*[]byte)
 	b := appendContract((*bp)[:0], v)
-	err := c.Blob(http.StatusOK, server.MIMEJSON, b)
+	err := server.JSONBlob(c, http.StatusOK, b)
 	if cap(b) <= 64<<10 {
 		*bp = b
 		bufPool.Put(bp)
