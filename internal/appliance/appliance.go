@@ -42,6 +42,7 @@ type worker interface {
 type Appliance struct {
 	cfg       *config.Config
 	log       zerolog.Logger
+	logw      *logWriter
 	db        *data
 	svc       *signflow.Service
 	metrics   *server.Metrics
@@ -76,8 +77,14 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	}
 	// a is not the named result: "return nil, err" must not nil it before
 	// the deferred clean-up below runs.
-	a := &Appliance{cfg: cfg, log: newLogger(cfg.Log, opt.Log), metrics: server.NewMetrics(), now: time.Now,
+	logw := newLogWriter(opt.Log)
+	a := &Appliance{cfg: cfg, log: newLogger(cfg.Log, logw), logw: logw, metrics: server.NewMetrics(), now: time.Now,
 		warnings: StartupWarnings(cfg, opt.Demo)}
+	defer func() {
+		if err != nil {
+			logw.Close()
+		}
+	}()
 	for _, w := range a.warnings {
 		a.log.Warn().Msg(w)
 	}
@@ -215,6 +222,7 @@ func (a *Appliance) Stop() error {
 		keep(a.db.Close())
 	}
 	a.log.Info().Msg("stopped")
+	a.logw.Close()
 	return first
 }
 
