@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,6 +15,19 @@ type Metrics struct {
 	Registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// series keeps the counter and histogram of each label set: finding
+	// them in the vectors hashes and checks the labels on every request.
+	series sync.Map // seriesKey -> *httpSeries
+}
+
+type seriesKey struct {
+	iface, route string
+	status       int
+}
+
+type httpSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
 }
 
 // NewMetrics registers the Go and process collectors and the HTTP series.
@@ -35,9 +49,15 @@ func (m *Metrics) observe(iface, route string, status int, took time.Duration) {
 	if m == nil {
 		return
 	}
-	s := itoa(status)
-	m.requests.WithLabelValues(iface, route, s).Inc()
-	m.duration.WithLabelValues(iface, route, s).Observe(took.Seconds())
+	key := seriesKey{iface, route, status}
+	v, ok := m.series.Load(key)
+	if !ok {
+		s := itoa(status)
+		v, _ = m.series.LoadOrStore(key, &httpSeries{m.requests.WithLabelValues(iface, route, s), m.duration.WithLabelValues(iface, route, s)})
+	}
+	hs := v.(*httpSeries)
+	hs.requests.Inc()
+	hs.duration.Observe(took.Seconds())
 }
 
 // Handler serves the registry in the Prometheus text format.
