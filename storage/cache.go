@@ -13,15 +13,64 @@ import (
 // the shallow copy keeps apart. Contracts are cached for readers only,
 // because a writable transaction modifies their signature map in place.
 var cacheMode = map[string]int{
-	string(bucketApps): cacheAlways, string(bucketKeys): cacheAlways, string(bucketTemplates): cacheAlways,
-	string(bucketOwners): cacheAlways, string(bucketClaims): cacheAlways, string(bucketContracts): cacheReadOnly,
+	string(bucketApps): cacheStable, string(bucketKeys): cacheStable, string(bucketTemplates): cacheStable,
+	string(bucketOwners): cacheStable, string(bucketClaims): cacheStable, string(bucketContracts): cacheReadOnly,
 }
 
 const (
 	cacheNever = iota
 	cacheReadOnly
 	cacheAlways
+	// cacheStable is cacheAlways, and a read-only transaction takes a
+	// record (or its absence) from the cache without reading the file
+	// while no write of the bucket's kind committed between the snapshot
+	// it was seen in and the reader's (stableWrites).
+	cacheStable
 )
+
+// stableWrites are the ids of the write transactions that wrote a
+// cacheStable bucket, noted before they commit. Two read snapshots with
+// no such id between them see the same records in those buckets. A
+// transaction that rolls back leaves its id, which the next writer takes
+// again: that costs a re-read, never a stale record.
+type stableWrites struct {
+	mu    sync.Mutex
+	ids   []uint64 // ascending; the latest stableKept
+	floor uint64   // the highest id forgotten
+}
+
+const stableKept = 64
+
+// add notes that the write transaction id writes a stable bucket.
+func (s *stableWrites) add(id uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.ids); n > 0 && s.ids[n-1] >= id {
+		return
+	}
+	s.ids = append(s.ids, id)
+	if len(s.ids) > stableKept {
+		s.floor = s.ids[0]
+		s.ids = append(s.ids[:0], s.ids[1:]...)
+	}
+}
+
+// unchanged reports whether no stable write committed after one of the
+// snapshots a and b and at or before the other.
+func (s *stableWrites) unchanged(a, b uint64) bool {
+	lo, hi := min(a, b), max(a, b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if lo < s.floor {
+		return false
+	}
+	for i := len(s.ids) - 1; i >= 0 && s.ids[i] > lo; i-- {
+		if s.ids[i] <= hi {
+			return false
+		}
+	}
+	return true
+}
 
 // cached reports whether a read of the bucket in t goes through the cache.
 func (t *tx) cached(bucket []byte) bool {
@@ -29,7 +78,7 @@ func (t *tx) cached(bucket []byte) bool {
 		return false
 	}
 	switch cacheMode[string(bucket)] {
-	case cacheAlways:
+	case cacheAlways, cacheStable:
 		return true
 	case cacheReadOnly:
 		return !t.b.Writable()
@@ -62,20 +111,65 @@ type recordCache struct {
 type cachedRecord struct {
 	raw []byte
 	val reflect.Value // the decoded struct, not addressable by readers
+	// seen is the read snapshot (transaction id) in which raw was the
+	// record, or in which there was none (missing); 0 when no read-only
+	// transaction of a stable bucket saw it.
+	seen    uint64
+	missing bool
+}
+
+// snapshot is the transaction id a stable lookup of t is valid for; 0
+// when t may not take records from the cache without reading the file.
+func (t *tx) snapshot(bucket []byte) uint64 {
+	if t.db == nil || t.db.cache == nil || t.b.Writable() || cacheMode[string(bucket)] != cacheStable {
+		return 0
+	}
+	return uint64(t.b.ID())
+}
+
+// stable fills v from the record at key as of snapshot, when the cache
+// knows it without reading the file: ok reports whether it did, found
+// whether there is a record.
+func (rc *recordCache) stable(bucket, key []byte, snapshot uint64, writes *stableWrites, v any) (ok, found bool) {
+	rc.mu.RLock()
+	r, hit := rc.items[string(bucket)][string(key)]
+	rc.mu.RUnlock()
+	if !hit || r.seen == 0 || !writes.unchanged(r.seen, snapshot) {
+		return false, false
+	}
+	if r.missing {
+		return true, false
+	}
+	dst := reflect.ValueOf(v).Elem()
+	if r.val.Type() != dst.Type() {
+		return false, false
+	}
+	dst.Set(r.val)
+	return true, true
+}
+
+// missing notes that the snapshot has no record at key.
+func (rc *recordCache) missing(bucket, key []byte, snapshot uint64) {
+	rc.put(string(bucket), string(key), cachedRecord{seen: snapshot, missing: true})
 }
 
 func newRecordCache(max int) *recordCache {
 	return &recordCache{items: map[string]map[string]cachedRecord{}, max: max}
 }
 
-// decode fills v (a pointer to a struct) from data, the record at key.
-func (rc *recordCache) decode(bucket, key, data []byte, v any) error {
+// decode fills v (a pointer to a struct) from data, the record at key,
+// read in snapshot (0 when that is not a read-only stable lookup).
+func (rc *recordCache) decode(bucket, key, data []byte, v any, snapshot uint64) error {
 	dst := reflect.ValueOf(v).Elem()
 	rc.mu.RLock()
 	r, ok := rc.items[string(bucket)][string(key)]
 	rc.mu.RUnlock()
-	if ok && r.val.Type() == dst.Type() && bytes.Equal(r.raw, data) {
+	if ok && !r.missing && r.val.Type() == dst.Type() && bytes.Equal(r.raw, data) {
 		dst.Set(r.val)
+		if snapshot > r.seen {
+			r.seen = snapshot
+			rc.put(string(bucket), string(key), r)
+		}
 		return nil
 	}
 	if err := json.Unmarshal(data, v); err != nil {
@@ -87,7 +181,7 @@ func (rc *recordCache) decode(bucket, key, data []byte, v any) error {
 	}
 	val := reflect.New(dst.Type()).Elem()
 	val.Set(dst)
-	rc.put(string(bucket), string(key), cachedRecord{raw: bytes.Clone(data), val: val})
+	rc.put(string(bucket), string(key), cachedRecord{raw: bytes.Clone(data), val: val, seen: snapshot})
 	return nil
 }
 
@@ -100,11 +194,11 @@ func (rc *recordCache) put(bucket, key string, r cachedRecord) {
 		rc.items[bucket] = records
 	}
 	if old, ok := records[key]; ok {
-		rc.size -= len(old.raw)
+		rc.size -= old.size(key)
 		rc.n--
 	}
 	records[key] = r
-	rc.size += len(r.raw)
+	rc.size += r.size(key)
 	rc.n++
 	if rc.size <= rc.max {
 		return
@@ -113,13 +207,22 @@ func (rc *recordCache) put(bucket, key string, r cachedRecord) {
 	for _, records := range rc.items {
 		for k, old := range records {
 			delete(records, k)
-			rc.size -= len(old.raw)
+			rc.size -= old.size(k)
 			rc.n--
 			if rc.size <= rc.max*3/4 {
 				return
 			}
 		}
 	}
+}
+
+// size is what the record counts against the budget: its bytes, or its
+// key when it notes an absence.
+func (r cachedRecord) size(key string) int {
+	if r.missing {
+		return len(key) + 16
+	}
+	return len(r.raw)
 }
 
 // clipSlices sets the capacity of each top-level slice field to its length.

@@ -131,7 +131,7 @@ func TestRecordCacheBudget(t *testing.T) {
 	raw := []byte(`{"id":"x","name":"` + strings.Repeat("n", 900) + `"}`)
 	for i := 0; i < 500; i++ {
 		var a signflow.App
-		if err := rc.decode([]byte("apps"), []byte{byte(i), byte(i >> 8)}, raw, &a); err != nil {
+		if err := rc.decode([]byte("apps"), []byte{byte(i), byte(i >> 8)}, raw, &a, 0); err != nil {
 			t.Fatal(err)
 		}
 		if rc.size > rc.max {
@@ -140,5 +140,94 @@ func TestRecordCacheBudget(t *testing.T) {
 	}
 	if rc.n == 0 || rc.n > 70 || len(rc.items["apps"]) != rc.n {
 		t.Fatalf("%d records kept", rc.n)
+	}
+}
+
+// A read-only transaction takes a rarely written record, or its absence,
+// from the cache without opening its bucket, and sees a write committed
+// after the record was cached.
+func TestStableRecordsSkipTheFile(t *testing.T) {
+	db := openCacheDB(t)
+	put := func(a *signflow.App) {
+		t.Helper()
+		if err := db.Update(func(tx signflow.Tx) error { return tx.PutApp(a) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// read returns the app (nil when absent) and how many buckets the read opened.
+	read := func(id string) (*signflow.App, int) {
+		t.Helper()
+		var a *signflow.App
+		var opened int
+		err := db.View(func(stx signflow.Tx) error {
+			got, err := stx.App(id)
+			if signflow.ErrorCode(err) == signflow.ENOTFOUND {
+				got, err = nil, nil
+			}
+			a, opened = got, len(stx.(*tx).open)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, opened
+	}
+	put(&signflow.App{ID: "a1", Name: "one"})
+	if a, opened := read("a1"); a == nil || a.Name != "one" || opened != 1 {
+		t.Fatalf("first read: %+v, %d buckets opened", a, opened)
+	}
+	if a, opened := read("a1"); a == nil || a.Name != "one" || opened != 0 {
+		t.Fatalf("second read: %+v, %d buckets opened, want the cache's", a, opened)
+	}
+	if a, _ := read("a2"); a != nil {
+		t.Fatalf("a2 before it was written: %+v", a)
+	}
+	if a, opened := read("a2"); a != nil || opened != 0 {
+		t.Fatalf("a2's absence again: %+v, %d buckets opened", a, opened)
+	}
+	put(&signflow.App{ID: "a2", Name: "two"})
+	put(&signflow.App{ID: "a1", Name: "one again"})
+	if a, _ := read("a2"); a == nil || a.Name != "two" {
+		t.Fatalf("a2 after its write: %+v", a)
+	}
+	if a, _ := read("a1"); a == nil || a.Name != "one again" {
+		t.Fatalf("a1 after its write: %+v", a)
+	}
+	// A write of another kind leaves the cached records valid.
+	if err := db.Update(func(tx signflow.Tx) error {
+		return tx.PutSession(&signflow.SignSession{ID: "s1", TokenHash: []byte("h"), Status: signflow.SessionPending})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if a, opened := read("a1"); a == nil || a.Name != "one again" || opened != 0 {
+		t.Fatalf("after a session write: %+v, %d buckets opened", a, opened)
+	}
+}
+
+// stableWrites tells two snapshots apart exactly when a stable write
+// committed between them, and counts forgotten writes as changes.
+func TestStableWritesBetweenSnapshots(t *testing.T) {
+	var s stableWrites
+	s.add(5)
+	s.add(5) // a writer that rolled back and the next one with the same id
+	s.add(9)
+	for _, c := range []struct {
+		a, b uint64
+		want bool
+	}{
+		{4, 4, true}, {5, 8, true}, {8, 5, true}, {4, 5, false}, {5, 4, false}, {8, 9, false}, {9, 20, true}, {1, 20, false},
+	} {
+		if got := s.unchanged(c.a, c.b); got != c.want {
+			t.Errorf("unchanged(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	for id := uint64(10); id < 10+stableKept; id++ {
+		s.add(id)
+	}
+	if s.unchanged(6, 7) {
+		t.Error("a range among forgotten writes counts as unchanged")
+	}
+	if !s.unchanged(10+stableKept, 10+stableKept+5) {
+		t.Error("a range after the last write counts as changed")
 	}
 }

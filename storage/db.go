@@ -53,6 +53,9 @@ type DB struct {
 	deliveryAdded atomic.Pointer[func()]
 	// cache keeps decoded hot records beside their bytes (cache.go).
 	cache *recordCache
+	// stable notes the writes that end what the cache knows of the
+	// rarely written buckets (cache.go).
+	stable stableWrites
 	// claims are the outbox rows handed out to senders (outbox.go).
 	claims claims
 }

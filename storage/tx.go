@@ -42,12 +42,23 @@ func (t *tx) bucket(name []byte) *bolt.Bucket {
 
 // get decodes the record at key into v, or returns ENOTFOUND.
 func (t *tx) get(bucket, key []byte, v any, what string) error {
+	snap := t.snapshot(bucket)
+	if snap != 0 {
+		if ok, found := t.db.cache.stable(bucket, key, snap, &t.db.stable, v); ok && found {
+			return nil
+		} else if ok {
+			return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
+		}
+	}
 	data := t.bucket(bucket).Get(key)
 	if data == nil {
+		if snap != 0 {
+			t.db.cache.missing(bucket, key, snap)
+		}
 		return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
 	}
 	if t.cached(bucket) {
-		return t.db.cache.decode(bucket, key, data, v)
+		return t.db.cache.decode(bucket, key, data, v, snap)
 	}
 	return json.Unmarshal(data, v)
 }
@@ -56,6 +67,9 @@ func (t *tx) put(bucket, key []byte, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
+	}
+	if t.db != nil && cacheMode[string(bucket)] == cacheStable {
+		t.db.stable.add(uint64(t.b.ID()))
 	}
 	return t.bucket(bucket).Put(key, data)
 }
