@@ -20,6 +20,16 @@ type PartyRecords struct {
 // putChange writes a contract a change made, in the caller's transaction,
 // with its parties' details as they are now.
 func putChange(tx Tx, c *Contract) error {
+	if err := RecordParties(tx, c); err != nil {
+		return err
+	}
+	return tx.PutContract(c)
+}
+
+// RecordParties sets c.Parties to its parties' details as the creator's
+// tenant holds them in tx: what every change keeps, and what a store's
+// upgrade gives a contract last changed before they were kept.
+func RecordParties(tx Tx, c *Contract) error {
 	buyer, err := partyRecord(tx, c, c.BuyerIN)
 	if err != nil {
 		return err
@@ -29,7 +39,7 @@ func putChange(tx Tx, c *Contract) error {
 		return err
 	}
 	c.Parties = &PartyRecords{Buyer: documentDetails(buyer), Seller: documentDetails(seller)}
-	return tx.PutContract(c)
+	return nil
 }
 
 // documentDetails is what a contract's document shows of a client.

@@ -15,6 +15,7 @@ var migrations = []func(*bolt.Tx) error{
 	moveClientsToTenants,
 	createContractAll,
 	createDeliveryClaimIndexes,
+	recordContractParties,
 }
 
 // CurrentSchema is the schema version this build writes.
