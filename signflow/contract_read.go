@@ -13,25 +13,39 @@ type ContractView struct {
 
 // Contract returns a contract the caller may read.
 func (s *Service) Contract(a *Access, id string) (*ContractView, error) {
-	if err := a.Require(ScopeContractsRead); err != nil {
+	if err := mayRead(a, id); err != nil {
 		return nil, err
-	}
-	if uuid.Validate(id) != nil {
-		return nil, Errorf(ENOTFOUND, "Contract not found.")
 	}
 	var v *ContractView
 	err := s.store.View(func(tx Tx) error {
-		c, err := tx.Contract(id)
+		c, err := reachable(tx, a, id)
 		if err != nil {
-			return notFound(err, "Contract not found.")
-		}
-		if err := canReach(tx, a, c); err != nil {
 			return err
 		}
 		v, err = viewOf(tx, c)
 		return err
 	})
 	return v, err
+}
+
+// mayRead checks what a read of contract id needs before a transaction.
+func mayRead(a *Access, id string) error {
+	if err := a.Require(ScopeContractsRead); err != nil {
+		return err
+	}
+	if uuid.Validate(id) != nil {
+		return Errorf(ENOTFOUND, "Contract not found.")
+	}
+	return nil
+}
+
+// reachable reads the contract id if the caller may read it.
+func reachable(tx Tx, a *Access, id string) (*Contract, error) {
+	c, err := tx.Contract(id)
+	if err != nil {
+		return nil, notFound(err, "Contract not found.")
+	}
+	return c, canReach(tx, a, c)
 }
 
 // AuditTrail returns the audit events of a contract the caller may read.

@@ -1,0 +1,58 @@
+package signflow
+
+// Memos is implemented by the read-only transactions of a store that can
+// keep a value derived from a contract and from the records its view shows
+// (template, owners, claims) beside the contract, for later readers, as
+// long as none of them changed.
+type Memos interface {
+	// Memo returns the value kept under name for the contract id, or nil.
+	Memo(id, name string) any
+	// KeepMemo keeps v, of about size bytes, derived in this transaction.
+	KeepMemo(id, name string, v any, size int)
+}
+
+// encodedContract is a contract's view as encode wrote it, with the
+// contract it was made from (to check each reader's access against).
+type encodedContract struct {
+	c   *Contract
+	out []byte
+}
+
+// ContractAnswer returns what encode writes of the view of a contract the
+// caller may read (Contract). On a store that keeps memos, the answer is
+// kept and given to the next readers under name while the contract and
+// the records it shows are unchanged, so that the view is neither read
+// nor encoded again: encode must depend on the view alone, and the answer
+// returned must not be modified.
+func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*ContractView) []byte) ([]byte, error) {
+	if err := mayRead(a, id); err != nil {
+		return nil, err
+	}
+	var out []byte
+	err := s.store.View(func(tx Tx) error {
+		memos, _ := tx.(Memos)
+		if memos != nil {
+			if e, ok := memos.Memo(id, name).(*encodedContract); ok {
+				out = e.out
+				return canReach(tx, a, e.c)
+			}
+		}
+		c, err := reachable(tx, a, id)
+		if err != nil {
+			return err
+		}
+		v, err := viewOf(tx, c)
+		if err != nil {
+			return err
+		}
+		out = encode(v)
+		if memos != nil {
+			memos.KeepMemo(id, name, &encodedContract{c: c, out: out}, 2*len(out))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,83 @@
+package storage
+
+import (
+	"bytes"
+)
+
+// A memo is a value derived from a contract and from the records of the
+// stable buckets as one read-only transaction saw them (signflow.Memos):
+// the encoded read answer of an interface, say. It is kept beside the
+// contract's cached record, so it goes with the record when the
+// contract's bytes change, and it is given to a later reader only while
+// no write of a stable bucket committed between the two snapshots.
+
+type memo struct {
+	name string
+	v    any
+	size int
+	seen uint64 // the snapshot it was derived in
+}
+
+// Memo returns the memo name of the contract id for this read-only
+// transaction, or nil.
+func (t *tx) Memo(id, name string) any {
+	snap := t.readSnapshot()
+	if snap == 0 {
+		return nil
+	}
+	data := t.bucket(bucketContracts).Get([]byte(id))
+	if data == nil {
+		return nil
+	}
+	rc := t.db.cache
+	rc.mu.RLock()
+	r, ok := rc.items[string(bucketContracts)][id]
+	rc.mu.RUnlock()
+	if !ok || !bytes.Equal(r.raw, data) {
+		return nil
+	}
+	for _, m := range r.memos {
+		if m.name == name && t.db.stable.unchanged(m.seen, snap) {
+			return m.v
+		}
+	}
+	return nil
+}
+
+// KeepMemo keeps v, of about size bytes, derived in this read-only
+// transaction, as the memo name of the contract id, when the cache holds
+// the contract as this transaction reads it.
+func (t *tx) KeepMemo(id, name string, v any, size int) {
+	snap := t.readSnapshot()
+	if snap == 0 {
+		return
+	}
+	data := t.bucket(bucketContracts).Get([]byte(id))
+	rc := t.db.cache
+	if data == nil || size > rc.max/64 {
+		return
+	}
+	rc.mu.RLock()
+	r, ok := rc.items[string(bucketContracts)][id]
+	rc.mu.RUnlock()
+	if !ok || !bytes.Equal(r.raw, data) {
+		return
+	}
+	memos := make([]memo, 0, len(r.memos)+1)
+	for _, m := range r.memos {
+		if m.name != name {
+			memos = append(memos, m)
+		}
+	}
+	r.memos = append(memos, memo{name: name, v: v, size: size, seen: snap})
+	rc.put(string(bucketContracts), id, r)
+}
+
+// readSnapshot is the transaction id of a read-only transaction with the
+// cache, 0 for any other.
+func (t *tx) readSnapshot() uint64 {
+	if t.db == nil || t.db.cache == nil || t.b.Writable() {
+		return 0
+	}
+	return uint64(t.b.ID())
+}
