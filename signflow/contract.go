@@ -1,9 +1,11 @@
 package signflow
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"time"
 )
 
@@ -142,9 +144,9 @@ func (c *Contract) setPartyStatus(in, status string) {
 	}
 }
 
-// DocumentHash is SHA-256 over a canonical form of the contract's terms:
-// fields in a fixed order, times in UTC seconds, money in minor units.
-func DocumentHash(c *Contract) string {
+// documentTerms is the canonical form of the contract's terms that
+// DocumentHash hashes.
+func documentTerms(c *Contract) []byte {
 	type value struct{ F, K, V string }
 	type product struct {
 		N, U string
@@ -174,8 +176,45 @@ func DocumentHash(c *Contract) string {
 	}
 	// encoding/json sorts map keys, so the form is canonical.
 	b, _ := json.Marshal(terms)
-	sum := sha256.Sum256(b)
+	return b
+}
+
+// DocumentHash is SHA-256 over a canonical form of the contract's terms:
+// fields in a fixed order, times in UTC seconds, money in minor units.
+func DocumentHash(c *Contract) string {
+	sum := sha256.Sum256(documentTerms(c))
 	return hex.EncodeToString(sum[:])
+}
+
+// termsBeforeNumber is the canonical form of a contract's terms made
+// before its number is known, around the place of the number: a create
+// encodes the terms before its write transaction, which gives the number
+// and only hashes.
+type termsBeforeNumber struct{ head, tail []byte }
+
+const numberField = `"Number":"`
+
+func prepareHash(c *Contract) termsBeforeNumber {
+	saved := c.Number
+	c.Number = ""
+	b := documentTerms(c)
+	c.Number = saved
+	i := bytes.Index(b, []byte(numberField+`"`)) + len(numberField)
+	return termsBeforeNumber{b[:i], b[i:]}
+}
+
+// hash is DocumentHash(c) for c, the contract prepared, now numbered.
+func (t termsBeforeNumber) hash(c *Contract) string {
+	for _, r := range c.Number {
+		if (r < '0' || r > '9') && r != '-' {
+			return DocumentHash(c) // a number JSON might escape
+		}
+	}
+	h := sha256.New()
+	h.Write(t.head)
+	io.WriteString(h, c.Number)
+	h.Write(t.tail)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func timeText(t *time.Time) string {

@@ -73,13 +73,14 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 		return nil, err
 	}
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
+	terms := prepareHash(c)
 	var out *Contract
 	err = s.store.Update(func(tx Tx) (err error) {
 		if c.Seq, err = tx.NextContractSeq(); err != nil {
 			return err
 		}
 		c.Number = fmt.Sprintf("%d-%06d", c.CreatedAt.Year(), c.Seq)
-		c.Hash = DocumentHash(c)
+		c.Hash = terms.hash(c)
 		if err := putChange(tx, c); err != nil {
 			return err
 		}
