@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/internal/loadgen"
 
 	"github.com/spf13/pflag"
@@ -27,11 +29,24 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	rounds := fs.Int("rounds", 3, "slices in which each budgeted route alternates with its baseline")
 	check := fs.Bool("check", false, "exit non-zero when a budget is missed or a request failed")
 	echoServer := fs.Bool("echo-server", false, "internal: serve the bare echo baseline until stdin closes")
+	fill := fs.Int("fill", 0, "instead of a load run: write this many contracts of one owner into the bbolt file --data (no appliance running on it)")
+	fillData := fs.String("data", "data/contracts.db", "the bbolt file --fill writes")
+	fillWorkers := fs.Int("fill-workers", 256, "concurrent writers of --fill (bbolt batches their creates)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *echoServer {
 		return loadgen.ServeEcho(os.Stdin, env.Stdout)
+	}
+	if *fill > 0 {
+		key, _ := os.ReadFile(filepath.Join(filepath.Dir(*fillData), config.MasterKeyFile))
+		f, err := loadgen.Fill(*fillData, strings.TrimSpace(string(key)), *fill, *fillWorkers, env.Stdout)
+		if err != nil {
+			return fmt.Errorf("bench --fill: %w", err)
+		}
+		fmt.Fprintf(env.Stdout, "fill: %d contracts in %s (%.0f/s) into %s\ntemplate %s\napp %s secret %s\nkey %s\n",
+			f.Contracts, f.Took.Round(time.Millisecond), float64(f.Contracts)/f.Took.Seconds(), *fillData, f.TemplateID, f.AppID, f.AppSecret, f.Key)
+		return nil
 	}
 	exe, err := os.Executable()
 	if err != nil {

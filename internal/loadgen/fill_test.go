@@ -1,0 +1,44 @@
+package loadgen
+
+import (
+	"io"
+	"path/filepath"
+	"testing"
+
+	"contracts/signflow"
+	"contracts/storage"
+)
+
+// Fill writes exactly the contracts asked for, each a whole create (its
+// record, indexes and audit event), readable through the key it made.
+func TestFillWritesContracts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contracts.db")
+	f, err := Fill(path, "", 300, 16, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Contracts != 300 {
+		t.Fatalf("%d contracts written, want 300", f.Contracts)
+	}
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	counts, err := db.ExportCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts["contracts"] != 300 || counts["audit"] != 300 {
+		t.Fatalf("contracts %d, audit events %d, want 300 each", counts["contracts"], counts["audit"])
+	}
+	svc := signflow.NewService(db, signflow.Options{})
+	key, err := svc.AuthenticateKey(f.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, total, err := svc.ListContracts(key.Access(), signflow.ContractQuery{Size: 20})
+	if err != nil || total != 300 {
+		t.Fatalf("the key lists %d contracts (%v), want 300", total, err)
+	}
+}
