@@ -147,14 +147,22 @@ func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, er
 		q.Counterparties = nil
 		t.listEveryone(&q, f, p)
 	} else if s := strings.TrimSpace(q.Search); s == "" {
-		// The counts give the total, so the walk can stop at the page's end.
+		// The counts give the total, so the walk can stop at the page's
+		// end or at the last match, and a page in the older half of the
+		// matches is found from the oldest entry up.
 		total, counted := t.countMatches(&q)
-		t.walkParty(q.OwnerIN, func(v []byte) bool {
-			if f.keep(v) {
-				p.add(v)
-			}
-			return !counted || p.n < p.to
-		})
+		switch {
+		case counted && p.from >= total:
+		case counted && p.from > total/2:
+			t.walkOldest(q.OwnerIN, f, p, total)
+		default:
+			t.walkParty(q.OwnerIN, func(v []byte) bool {
+				if f.keep(v) {
+					p.add(v)
+				}
+				return !counted || p.n < min(p.to, total)
+			})
+		}
 		if counted {
 			p.n = total
 		}
@@ -179,6 +187,28 @@ func (t *tx) walkParty(owner string, fn func(summary []byte) bool) {
 	c := t.bucket(bucketContractParty).Cursor()
 	for k, v := seekLast(c, prefix); k != nil && bytes.HasPrefix(k, prefix) && fn(v); k, v = c.Prev() {
 	}
+}
+
+// walkOldest fills p's page, which lies in the older half of the owner's
+// total matches, walking the owner's entries oldest first: the page's
+// matches are those at ascending places [total-to, total-from).
+func (t *tx) walkOldest(owner string, f filter, p *pager, total int) {
+	lo, hi := total-p.to, total-p.from
+	prefix := join([]byte(owner), nil)
+	c := t.bucket(bucketContractParty).Cursor()
+	var ids []string
+	j := 0
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && j < hi; k, v = c.Next() {
+		if !f.keep(v) {
+			continue
+		}
+		if j >= lo {
+			ids = append(ids, string(summaryID(v)))
+		}
+		j++
+	}
+	slices.Reverse(ids)
+	p.ids = ids
 }
 
 // pairScanLimit bounds the matches a search gathers from the pair index

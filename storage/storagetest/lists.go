@@ -27,8 +27,14 @@ func testListMatchesBruteForce(t *testing.T, e Engine) {
 		"size 100 page 3":   with(func(q *signflow.ContractQuery) { q.Size, q.Page = 100, 3 }),
 		"last partial page": with(func(q *signflow.ContractQuery) { q.Size, q.Page = 100, 14 }),
 		"page past the end": with(func(q *signflow.ContractQuery) { q.Page = 10000 }),
-		"huge page":         with(func(q *signflow.ContractQuery) { q.Page = 1 << 60 }),
-		"one status":        with(func(q *signflow.ContractQuery) { q.Statuses = []string{signflow.StatusActive} }),
+		"older half":        with(func(q *signflow.ContractQuery) { q.Size, q.Page = 7, 150 }),
+		"oldest page":       with(func(q *signflow.ContractQuery) { q.Size, q.Page = 9, 158 }),
+		"older half, status": with(func(q *signflow.ContractQuery) {
+			q.Size, q.Page, q.Statuses = 5, 60, []string{signflow.StatusCreated, signflow.StatusActive}
+		}),
+		"older half, template": with(func(q *signflow.ContractQuery) { q.Size, q.Page, q.TemplateID = 3, 70, w.Templates[1] }),
+		"huge page":            with(func(q *signflow.ContractQuery) { q.Page = 1 << 60 }),
+		"one status":           with(func(q *signflow.ContractQuery) { q.Statuses = []string{signflow.StatusActive} }),
 		"two statuses": with(func(q *signflow.ContractQuery) {
 			q.Statuses = []string{signflow.StatusCancelled, signflow.StatusRejected}
 		}),
@@ -76,7 +82,7 @@ func testListMatchesBruteForce(t *testing.T, e Engine) {
 		restore()
 	}
 	// The generated data must exercise the cases: guard against a vacuous pass.
-	for name, min := range map[string]int{"number": 1, "party number": 2, "party number prefix": 2, "first name prefix": 20,
+	for name, min := range map[string]int{"older half": 150*7 + 1, "oldest page": 158*9 + 1, "older half, status": 60*5 + 1, "older half, template": 70*3 + 1, "number": 1, "party number": 2, "party number prefix": 2, "first name prefix": 20,
 		"two words": 2, "company name dashed": 1, "company number": 1, "limited key": 100, "two statuses": 100} {
 		if _, total := w.Expected(cases[name]); total < min {
 			t.Errorf("%s: only %d contracts match; the data does not exercise the case", name, total)
