@@ -36,8 +36,26 @@ func (t *tx) bucket(name []byte) *bolt.Bucket {
 		}
 	}
 	b := t.b.Bucket(name)
+	if b != nil && t.b.Writable() && appendOrdered(name) {
+		b.FillPercent = appendFill
+	}
 	t.open = append(t.open, openBucket{&name[0], b})
 	return b
+}
+
+// appendFill is how full a write leaves the pages it splits in the buckets
+// whose keys grow with time (contract ids are time-ordered, numbers and
+// sequences count up, audit keys start with the contract id): new keys go
+// to their last page, so bbolt's default of half-full pages would leave
+// every page half empty for good.
+const appendFill = 0.95
+
+func appendOrdered(name []byte) bool {
+	switch &name[0] {
+	case &bucketContracts[0], &bucketContractAll[0], &bucketContractNumbers[0], &bucketAudit[0]:
+		return true
+	}
+	return false
 }
 
 // get decodes the record at key into v, or returns ENOTFOUND.
