@@ -28,7 +28,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	keep := fs.Bool("keep", false, "keep the temporary data directory")
 	rounds := fs.Int("rounds", 3, "slices in which each budgeted route alternates with its baseline")
 	check := fs.Bool("check", false, "exit non-zero when a budget is missed or a request failed")
-	echoServer := fs.Bool("echo-server", false, "internal: serve the bare echo baseline until stdin closes")
+	echoServer := fs.Bool("echo-server", false, "internal: serve the baselines (bare echo /ping, raw bbolt puts /put) until stdin closes")
 	fill := fs.Int("fill", 0, "instead of a load run: write this many contracts of one owner into the bbolt file --data (no appliance running on it)")
 	fillData := fs.String("data", "data/contracts.db", "the bbolt file --fill writes")
 	fillWorkers := fs.Int("fill-workers", 256, "concurrent writers of --fill (bbolt batches their creates)")
@@ -36,7 +36,12 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if *echoServer {
-		return loadgen.ServeEcho(os.Stdin, env.Stdout)
+		dir, err := os.MkdirTemp("", "contracts-baseline-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		return loadgen.ServeEcho(os.Stdin, env.Stdout, dir, *batchDelay)
 	}
 	if *fill > 0 {
 		key, _ := os.ReadFile(filepath.Join(filepath.Dir(*fillData), config.MasterKeyFile))

@@ -1,28 +1,59 @@
 package loadgen
 
 import (
-	"bytes"
-	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	bolt "go.etcd.io/bbolt"
 )
 
-// ServeEcho is the read baseline of the budgets: a bare echo handler writing
-// a small JSON object, no middleware. It prints "listening ADDR" on out and
-// serves on a loopback port until stdin reaches end of file.
-func ServeEcho(stdin io.Reader, out io.Writer) error {
+// The baselines are those of the shared bench kit's baseline server, so
+// that this load generator's ratios and ratio.sh's are the same figure: a
+// bare echo handler writing a small JSON object (GET /ping), and raw bbolt
+// Batch puts over HTTP (POST /put): one value of BaselineValueSize random
+// bytes under a time-ordered key (as contract ids are), with the server's
+// MaxBatchDelay.
+
+// BaselineValueSize is the size of a raw put, about one stored contract.
+const BaselineValueSize = 1536
+
+// ServeEcho serves both baselines on a loopback port, the puts into a
+// bbolt file in dir with batchDelay. It prints "listening ADDR" on out
+// and serves until stdin reaches end of file.
+func ServeEcho(stdin io.Reader, out io.Writer, dir string, batchDelay time.Duration) error {
+	db, err := bolt.Open(filepath.Join(dir, "baseline.db"), 0o600, nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.MaxBatchDelay = batchDelay
+	bucket := []byte("b")
+	if err := db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucket); return err }); err != nil {
+		return err
+	}
+	var seq atomic.Uint64
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.GET("/ping", func(c echo.Context) error {
-		return c.JSON(http.StatusOK, map[string]string{"id": "8a0c6e3e-3f0d-4a53-9f43-5d2b1f6a0c11", "status": "ok"})
+	payload := map[string]any{"id": "7d0f6b3a-58c4-4e1e-9d7e-2f1f0c9a1b2c", "status": "CREATED", "n": 1}
+	e.GET("/ping", func(c echo.Context) error { return c.JSON(http.StatusOK, payload) })
+	e.POST("/put", func(c echo.Context) error {
+		key := make([]byte, 16)
+		binary.BigEndian.PutUint64(key, uint64(time.Now().UnixNano()))
+		binary.BigEndian.PutUint64(key[8:], seq.Add(1))
+		val := make([]byte, BaselineValueSize)
+		_, _ = rand.Read(val)
+		if err := db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(bucket).Put(key, val) }); err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, map[string]string{"id": "ok"})
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -48,33 +79,12 @@ func echoPhase(client *http.Client, addr string) phase {
 	}, nil)}
 }
 
-// rawBolt is the write baseline of the budgets: one db.Batch per record,
-// putting a record of the stored contract's size under a random UUID key
-// (as contracts are keyed), with the server's MaxBatchDelay, from as many
-// concurrent writers. It returns the phase and a function that closes and
-// removes its file.
-func rawBolt(cfg Config, dir string, size int) (phase, func(), error) {
-	path := filepath.Join(dir, "raw.db")
-	db, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		return phase{}, nil, err
-	}
-	closeRaw := func() { db.Close(); os.Remove(path) }
-	db.MaxBatchDelay = cfg.BatchDelay
-	bucket := []byte("raw")
-	if err := db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucket); return err }); err != nil {
-		closeRaw()
-		return phase{}, nil, err
-	}
-	record := bytes.Repeat([]byte("x"), size)
-	p := phase{name: fmt.Sprintf("%s (%d B)", nameRaw, size), op: func(context.Context, int) (bool, bool, string) {
-		key := []byte(uuid.NewString())
-		if err := db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(bucket).Put(key, record) }); err != nil {
-			return false, false, err.Error()
-		}
-		return true, false, ""
-	}}
-	return p, closeRaw, nil
+// putPhase measures the raw bbolt baseline served by the same process.
+func putPhase(client *http.Client, addr string) phase {
+	url := "http://" + addr + "/put"
+	return phase{name: fmt.Sprintf("%s (%d B)", nameRaw, BaselineValueSize), op: httpOp(client, http.StatusOK, func(int) (*http.Request, error) {
+		return http.NewRequest(http.MethodPost, url, nil)
+	}, nil)}
 }
 
 // storedContracts opens the stopped server's file and returns the mean size

@@ -146,8 +146,9 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 		}
 		created.add(mustJSON(c))
 	}
-	// The raw baseline puts records of the stored contract's size: stop the
-	// server to read it from the file, then serve the same file again.
+	// The report states the stored contract's size (the raw baseline puts
+	// BaselineValueSize): stop the server to read it from the file, then
+	// serve the same file again.
 	if err := srv.stop(); err != nil {
 		return nil, err
 	}
@@ -158,11 +159,12 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 		return nil, err
 	}
 	w.rebind(srv)
-	raw, closeRaw, err := rawBolt(cfg, dir, rep.RecordSize)
+	base, baseIn, err := startEcho(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer closeRaw()
+	defer stopEcho(base, baseIn)
+	raw := putPhase(newClient(cfg.Clients), base.addr("echo"))
 
 	// The pool is fixed before each phase: copying the growing list per
 	// request would make the load generator, not the server, the bottleneck.
@@ -182,7 +184,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 		frozen.Store(&pool)
 		switch {
 		case name == "create" && want["create"] && want["raw"]:
-			a, b := runPair(ctx, cfg, phases["create"], raw, &srv.rss, nil, cfg.Rounds)
+			a, b := runPair(ctx, cfg, phases["create"], raw, &srv.rss, &base.rss, cfg.Rounds)
 			report(a)
 			report(b)
 		case name == "read" && want["read"] && want["echo"]:
@@ -207,7 +209,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 		case name == "echo":
 		case name == "raw":
 			if !want["create"] && want["raw"] {
-				report(run(ctx, cfg, raw, nil))
+				report(run(ctx, cfg, raw, &base.rss))
 			}
 		case want[name]:
 			report(run(ctx, cfg, phases[name], &srv.rss))

@@ -102,7 +102,7 @@ func (r *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "durability: %d contracts acknowledged, %d in the file after a clean stop, %d acknowledged but missing\n",
 		r.Acked, r.Stored, len(r.Missing))
 	if r.RecordSize > 0 {
-		fmt.Fprintf(w, "stored contract record: %d bytes (the raw bbolt baseline puts records of this size)\n", r.RecordSize)
+		fmt.Fprintf(w, "stored contract record: %d bytes (the raw bbolt baseline puts %d B, as the shared kit's)\n", r.RecordSize, BaselineValueSize)
 	}
 	if p := r.Problems(); len(p) > 0 {
 		fmt.Fprintln(w, "\nproblems:")

@@ -162,10 +162,11 @@ func (c *child) kill() {
 	<-c.done
 }
 
-// startEcho runs "contracts bench --echo-server": the bare echo baseline in
-// its own process, like the appliance. It stops when its stdin closes.
+// startEcho runs "contracts bench --echo-server": the baselines (baseline.go)
+// in their own process, like the appliance. It stops when its stdin closes.
 func startEcho(ctx context.Context, cfg Config) (*child, io.Closer, error) {
-	c := &child{cmd: exec.Command(cfg.Binary, "bench", "--echo-server"), done: make(chan struct{}), addrs: map[string]string{}}
+	c := &child{cmd: exec.Command(cfg.Binary, "bench", "--echo-server", "--batch-delay", cfg.BatchDelay.String()),
+		done: make(chan struct{}), addrs: map[string]string{}}
 	c.cmd.Env = cleanEnv()
 	c.cmd.SysProcAttr = dieWithParent()
 	stdin, err := c.cmd.StdinPipe()
