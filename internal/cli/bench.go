@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,6 +30,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	rounds := fs.Int("rounds", 3, "slices in which each budgeted route alternates with its baseline")
 	check := fs.Bool("check", false, "exit non-zero when a budget is missed or a request failed")
 	echoServer := fs.Bool("echo-server", false, "internal: serve the baselines (bare echo /ping, raw bbolt puts /put) until stdin closes")
+	noWrk := fs.Bool("no-wrk", false, "drive the budgeted routes with this process's client even where wrk is installed")
 	fill := fs.Int("fill", 0, "instead of a load run: write this many contracts of one owner into the bbolt file --data (no appliance running on it)")
 	fillData := fs.String("data", "data/contracts.db", "the bbolt file --fill writes")
 	fillWorkers := fs.Int("fill-workers", 256, "concurrent writers of --fill (bbolt batches their creates)")
@@ -61,6 +63,9 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 		LogLevel: *logLevel, BatchDelay: *batchDelay, Keep: *keep, Rounds: *rounds}
 	if *routes != "" {
 		cfg.Routes = strings.Split(*routes, ",")
+	}
+	if path, err := exec.LookPath("wrk"); err == nil && !*noWrk {
+		cfg.Wrk = path // the shared kit's driver, as ratio.sh runs it
 	}
 	rep, err := loadgen.Run(ctx, cfg, env.Stdout)
 	if err != nil {

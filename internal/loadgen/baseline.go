@@ -76,7 +76,7 @@ func echoPhase(client *http.Client, addr string) phase {
 	url := "http://" + addr + "/ping"
 	return phase{name: nameEcho, op: httpOp(client, http.StatusOK, func(int) (*http.Request, error) {
 		return http.NewRequest(http.MethodGet, url, nil)
-	}, nil)}
+	}, nil), wrk: &wrkRequest{method: http.MethodGet, url: url}}
 }
 
 // putPhase measures the raw bbolt baseline served by the same process.
@@ -84,7 +84,7 @@ func putPhase(client *http.Client, addr string) phase {
 	url := "http://" + addr + "/put"
 	return phase{name: fmt.Sprintf("%s (%d B)", nameRaw, BaselineValueSize), op: httpOp(client, http.StatusOK, func(int) (*http.Request, error) {
 		return http.NewRequest(http.MethodPost, url, nil)
-	}, nil)}
+	}, nil), wrk: &wrkRequest{method: http.MethodPost, url: url}}
 }
 
 // storedContracts opens the stopped server's file and returns the mean size

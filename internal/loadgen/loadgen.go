@@ -34,6 +34,10 @@ type Config struct {
 	BatchDelay  time.Duration // data.batchDelay of the server and of the raw bbolt baseline
 	Keep        bool          // keep the temporary data directory
 	Rounds      int           // a route and its baseline alternate in this many slices each
+	// Wrk is the path of wrk; when set, the budgeted routes and their
+	// baselines are driven by wrk -t2 as ratio.sh does (twice each, the
+	// whole Duration each time) instead of by this process's client.
+	Wrk string
 }
 
 // Defaults fills the zero fields.
@@ -192,7 +196,9 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 			if err != nil {
 				return nil, err
 			}
-			a, b := runPair(ctx, cfg, phases["read"], echoPhase(newClient(cfg.Clients), echo.addr("echo")), &srv.rss, &echo.rss, cfg.Rounds)
+			read := phases["read"] // wrk reads one contract, as ratio.sh does
+			read.wrk = &wrkRequest{method: "GET", url: w.embedded + "/v1/contracts/" + pool[0], header: "Authorization: Bearer " + w.token}
+			a, b := runPair(ctx, cfg, read, echoPhase(newClient(cfg.Clients), echo.addr("echo")), &srv.rss, &echo.rss, cfg.Rounds)
 			stopEcho(echo, stdin)
 			rep.EchoHWM = echo.rss.hwm.Load()
 			report(b)

@@ -38,6 +38,8 @@ type phase struct {
 	// op performs request number n and reports its outcome: ok, and for a
 	// failure whether the server answered 5xx and a description.
 	op func(ctx context.Context, n int) (ok, server5xx bool, failure string)
+	// wrk, when set, is the request wrk sends when it drives the phase.
+	wrk *wrkRequest
 }
 
 // run drives p with cfg.Clients workers: first a short warm-up whose
@@ -59,6 +61,9 @@ func runPair(ctx context.Context, cfg Config, a, b phase, rssA, rssB *rssSampler
 	if cfg.Warmup > 0 {
 		loop(ctx, cfg.Clients, cfg.Warmup, cfg.MaxRequests, a, nil)
 		loop(ctx, cfg.Clients, cfg.Warmup, cfg.MaxRequests, b, nil)
+	}
+	if cfg.Wrk != "" && a.wrk != nil && b.wrk != nil {
+		return wrkPair(ctx, cfg, a, b, rssA, rssB)
 	}
 	rounds = max(rounds, 1)
 	d, n := cfg.Duration/time.Duration(rounds), max(cfg.MaxRequests/rounds, 1)
@@ -218,4 +223,41 @@ func errString(err error) string {
 func newClient(clients int) *http.Client {
 	return &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConns: clients * 2,
 		MaxIdleConnsPerHost: clients * 2, MaxConnsPerHost: clients * 2, DisableCompression: true, IdleConnTimeout: time.Minute}}
+}
+
+// wrkPair measures a and b as the shared bench kit's ratio.sh does: wrk
+// for the whole duration on each in turn, twice.
+func wrkPair(ctx context.Context, cfg Config, a, b phase, rssA, rssB *rssSampler) (Result, Result) {
+	ra, rb := Result{Name: a.name}, Result{Name: b.name}
+	for i := 0; i < 2 && ctx.Err() == nil; i++ {
+		for _, s := range []struct {
+			p   phase
+			rss *rssSampler
+			out *Result
+		}{{a, rssA, &ra}, {b, rssB, &rb}} {
+			if s.rss != nil {
+				s.rss.resetPeak()
+			}
+			res, err := wrkSlice(ctx, cfg.Wrk, cfg.Clients, cfg.Duration, s.p.wrk)
+			if err != nil {
+				s.out.Errors++
+				s.out.FirstError = err.Error()
+				continue
+			}
+			s.out.Requests += res.Requests
+			s.out.Errors += res.Errors
+			s.out.Elapsed += res.Elapsed
+			s.out.P50 = max(s.out.P50, res.P50)
+			s.out.P99 = max(s.out.P99, res.P99)
+			if s.out.FirstError == "" {
+				s.out.FirstError = res.FirstError
+			}
+			if s.rss != nil {
+				s.rss.sample()
+				s.out.PeakRSS = max(s.out.PeakRSS, s.rss.peak.Load())
+				s.out.PeakAnon = max(s.out.PeakAnon, s.rss.anonPeak.Load())
+			}
+		}
+	}
+	return ra, rb
 }
