@@ -120,7 +120,7 @@ func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, 
 		return nil, Errorf(EINVALID, "templateId: the template is not published")
 	}
 	now := UTC(clock)
-	c := &Contract{ID: newContractID(), Status: StatusCreated, Purpose: t.Purpose, BuyerStatus: PartyPending, SellerStatus: PartyPending,
+	c := &Contract{ID: newOrderedID(), Status: StatusCreated, Purpose: t.Purpose, BuyerStatus: PartyPending, SellerStatus: PartyPending,
 		BuyerIN: in.BuyerIN, SellerIN: in.SellerIN, Price: in.Price, InitialPayment: in.InitialPayment, Currency: in.Currency,
 		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
 		Values: []Value{}, Payments: []Payment{}, Products: []Product{}}
@@ -258,7 +258,8 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// newContractID is a time-ordered UUID (version 7, 62 random bits): new
-// contracts and their audit rows go to the end of their buckets instead of
-// each dirtying a random page of a large bucket.
-func newContractID() string { return uuid.Must(uuid.NewV7()).String() }
+// newOrderedID is a time-ordered UUID (version 7, 62 random bits), the id
+// of contracts and webhook deliveries: new ones (and their audit rows and
+// outbox indexes) go to the end of their buckets instead of each dirtying a
+// random page of a large bucket.
+func newOrderedID() string { return uuid.Must(uuid.NewV7()).String() }

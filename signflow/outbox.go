@@ -33,7 +33,7 @@ func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, metho
 			if err != nil {
 				return err
 			}
-			d := &Delivery{ID: NewID(), Event: ev, ContractID: c.ID, Target: t.id, TargetName: t.name, URL: t.url,
+			d := &Delivery{ID: newOrderedID(), Event: ev, ContractID: c.ID, Target: t.id, TargetName: t.name, URL: t.url,
 				Body: body, Status: DeliveryPending, Attempts: []Attempt{}, NextAt: now, CreatedAt: now}
 			if err := tx.AddDelivery(d); err != nil {
 				return err

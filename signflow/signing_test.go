@@ -8,6 +8,8 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/signflow"
+
+	"github.com/google/uuid"
 )
 
 // Numbers of the peers world: an individual owner selling to the customer,
@@ -187,6 +189,13 @@ func TestTwoSignaturesMakeTheContractActive(t *testing.T) {
 	}
 	if count(hooks, signflow.EventSigned) != 2 || count(hooks, signflow.EventActive) != 1 || count(hooks, signflow.EventCreated) != 1 {
 		t.Fatalf("webhook outbox %v", hooks)
+	}
+	// Delivery ids are time-ordered (UUID version 7): outbox rows go to the
+	// end of their buckets.
+	for i, d := range deliveries {
+		if u, err := uuid.Parse(d.ID); err != nil || u.Version() != 7 || (i > 0 && d.ID <= deliveries[i-1].ID) {
+			t.Fatalf("delivery %d id %s: want UUIDs of version 7 in outbox order", i, d.ID)
+		}
 	}
 
 	// One signature per party: the used token is closed, a new session is refused.
