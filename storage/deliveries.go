@@ -3,10 +3,18 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"contracts/signflow"
+
+	bolt "go.etcd.io/bbolt"
 )
+
+// bucketDeliveryBodies holds each delivery's body, written once (schema 8):
+//
+//	delivery_bodies  <id> -> the body as sent (JSON)
+var bucketDeliveryBodies = []byte("delivery_bodies")
 
 // AddDelivery puts a new outbox row in order at the end of the queue.
 func (t *tx) AddDelivery(d *signflow.Delivery) error {
@@ -29,6 +37,7 @@ func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
 	if err := t.get(bucketDeliveries, []byte(id), v, "Delivery"); err != nil {
 		return v, err
 	}
+	t.withBody(v)
 	if t.b.Writable() {
 		// A write of the row follows, and needs the place the row had.
 		if t.stored == nil {
@@ -76,6 +85,13 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 			t.b.OnCommit(func() { t.db.claims.release(id, key) })
 		}
 	}
+	if old == nil {
+		// The body is written once: a send or a redelivery rewrites the
+		// row's state only.
+		if err := t.bucket(bucketDeliveryBodies).Put([]byte(d.ID), d.Body); err != nil {
+			return err
+		}
+	}
 	if t.stored == nil {
 		t.stored = map[string]storedDelivery{}
 	}
@@ -102,7 +118,23 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 	if err != nil {
 		return err
 	}
-	return t.put(bucketDeliveries, []byte(d.ID), d)
+	return t.putDeliveryState(d)
+}
+
+// putDeliveryState writes the row without its body, which lives in
+// delivery_bodies.
+func (t *tx) putDeliveryState(d *signflow.Delivery) error {
+	state := *d
+	state.Body = nil
+	return t.put(bucketDeliveries, []byte(d.ID), &state)
+}
+
+// withBody gives the row its body from delivery_bodies. A file before
+// schema 8 (read by an earlier migration) has it in the row.
+func (t *tx) withBody(d *signflow.Delivery) {
+	if b := t.bucket(bucketDeliveryBodies); b != nil {
+		d.Body = bytes.Clone(b.Get([]byte(d.ID)))
+	}
 }
 
 // PendingDeliveries returns the oldest PENDING rows after the sequence
@@ -168,9 +200,38 @@ func (t *tx) Deliveries(f signflow.DeliveryFilter) ([]*signflow.Delivery, error)
 			return err
 		}
 		if keep(d) {
+			t.withBody(d)
 			out = append(out, d)
 		}
 		return nil
 	})
 	return out, err
+}
+
+// splitDeliveryBodies is schema 8: each row's body moves to delivery_bodies,
+// so that a send rewrites the row's small state and not its body.
+func splitDeliveryBodies(btx *bolt.Tx) error {
+	bodies, err := btx.CreateBucketIfNotExists(bucketDeliveryBodies)
+	if err != nil {
+		return err
+	}
+	rows := btx.Bucket(bucketDeliveries)
+	var ids [][]byte
+	if err := rows.ForEach(func(k, _ []byte) error { ids = append(ids, bytes.Clone(k)); return nil }); err != nil {
+		return err
+	}
+	t := &tx{b: btx}
+	for _, id := range ids {
+		d := new(signflow.Delivery)
+		if err := json.Unmarshal(rows.Get(id), d); err != nil {
+			return fmt.Errorf("delivery %s: %w", id, err)
+		}
+		if err := bodies.Put(id, d.Body); err != nil {
+			return err
+		}
+		if err := t.putDeliveryState(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }

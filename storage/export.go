@@ -49,7 +49,7 @@ func (db *DB) Export(visit func(bucket string, key, value []byte) error) error {
 			var err error
 			switch {
 			case bytes.Equal(name, bucketDeliveries):
-				err = exportDeliveries(b, visit)
+				err = exportDeliveries(&tx{b: btx}, visit)
 			default:
 				err = b.ForEach(func(k, v []byte) error {
 					if bytes.Equal(name, bucketMeta) && bytes.Equal(k, keySchema) {
@@ -67,8 +67,9 @@ func (db *DB) Export(visit func(bucket string, key, value []byte) error) error {
 }
 
 // exportDeliveries gives the deliveries by their sequence numbers, which
-// order the outbox (the bucket is keyed by id).
-func exportDeliveries(b *bolt.Bucket, visit func(bucket string, key, value []byte) error) error {
+// order the outbox (the bucket is keyed by id), each with its body.
+func exportDeliveries(t *tx, visit func(bucket string, key, value []byte) error) error {
+	b := t.bucket(bucketDeliveries)
 	type entry struct {
 		seq uint64
 		id  []byte
@@ -97,7 +98,15 @@ func exportDeliveries(b *bolt.Bucket, visit func(bucket string, key, value []byt
 		return 0
 	})
 	for _, e := range order {
-		if err := visit(string(bucketDeliveries), e.id, b.Get(e.id)); err != nil {
+		d, err := t.Delivery(string(e.id))
+		if err != nil {
+			return err
+		}
+		data, err := json.Marshal(d)
+		if err != nil {
+			return err
+		}
+		if err := visit(string(bucketDeliveries), e.id, data); err != nil {
 			return err
 		}
 	}

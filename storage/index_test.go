@@ -47,7 +47,7 @@ func indexProblems(btx *bolt.Tx) []string {
 		return b
 	}
 	for _, name := range []string{"contracts", "contract_numbers", "contract_party", "contract_pair", "owners",
-		"owner_names", "claims", "claim_names", "audit", "deliveries", "delivery_queue", "delivery_contract", "delivery_due", "delivery_lanes",
+		"owner_names", "claims", "claim_names", "audit", "deliveries", "delivery_bodies", "delivery_queue", "delivery_contract", "delivery_due", "delivery_lanes",
 		"sessions", "session_tokens",
 		"session_expiry", "keys", "key_hashes", "key_owners"} {
 		if bucket(name) == nil {
@@ -191,7 +191,7 @@ func indexProblems(btx *bolt.Tx) []string {
 	deliveries := map[string]*signflow.Delivery{}
 	bucket("deliveries").ForEach(func(k, v []byte) error {
 		d := new(signflow.Delivery)
-		if err := json.Unmarshal(v, d); err != nil || d.ID != string(k) || len(d.Body) == 0 || contracts[d.ContractID] == nil {
+		if err := json.Unmarshal(v, d); err != nil || d.ID != string(k) || len(btx.Bucket([]byte("delivery_bodies")).Get(k)) == 0 || contracts[d.ContractID] == nil {
 			bad("delivery %s: undecodable, without body or for a missing contract", k)
 			return nil
 		}

@@ -16,6 +16,7 @@ var migrations = []func(*bolt.Tx) error{
 	createContractAll,
 	createDeliveryClaimIndexes,
 	recordContractParties,
+	splitDeliveryBodies,
 }
 
 // CurrentSchema is the schema version this build writes.

@@ -1,0 +1,114 @@
+package storage_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"contracts/internal/fixture"
+	"contracts/signflow"
+	"contracts/storage"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The upgrade to schema 8 moves each delivery's body out of its row: a file
+// rolled back to schema 7 (bodies in the rows, no delivery_bodies) opens
+// with every body in delivery_bodies, rows without them, and the same
+// deliveries read back, pending or settled.
+func TestUpgradeSplitsDeliveryBodies(t *testing.T) {
+	w := fixture.NewStandard(t)
+	fixture.MustCredential(t, w.Service.CreateKey, &signflow.CredentialInput{Name: "Hooked", OwnerIN: fixture.OwnerIN,
+		Scopes: signflow.KeyScopes, AllTemplates: true, WebhookURL: "http://127.0.0.1:1/hook"})
+	for range 200 {
+		w.Contract(t)
+	}
+	before, err := w.Service.Deliveries(signflow.DeliveryFilter{Limit: 1000})
+	if err != nil || len(before) != 200 {
+		t.Fatalf("%d deliveries (%v), want 200", len(before), err)
+	}
+	// One settled row, as a send leaves it.
+	err = w.DB.Update(func(tx signflow.Tx) error {
+		d, err := tx.Delivery(before[0].ID)
+		if err != nil {
+			return err
+		}
+		d.Status, d.Attempts = signflow.DeliveryDelivered, []signflow.Attempt{{StatusCode: 204}}
+		return tx.PutDelivery(d)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := w.DB.Path()
+	w.DB.Close()
+
+	// Roll back: bodies into the rows, as schema 7 kept them.
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(btx *bolt.Tx) error {
+		rows, bodies := btx.Bucket([]byte("deliveries")), btx.Bucket([]byte("delivery_bodies"))
+		for _, d := range before {
+			var raw map[string]json.RawMessage
+			if err := json.Unmarshal(rows.Get([]byte(d.ID)), &raw); err != nil {
+				return err
+			}
+			if string(raw["body"]) != "null" || !bytes.Equal(bodies.Get([]byte(d.ID)), d.Body) {
+				t.Fatalf("delivery %s: row body %s, kept body %s", d.ID, raw["body"], bodies.Get([]byte(d.ID)))
+			}
+			raw["body"] = bytes.Clone(bodies.Get([]byte(d.ID)))
+			data, err := json.Marshal(raw)
+			if err != nil {
+				return err
+			}
+			if err := rows.Put([]byte(d.ID), data); err != nil {
+				return err
+			}
+		}
+		if err := btx.DeleteBucket([]byte("delivery_bodies")); err != nil {
+			return err
+		}
+		return btx.Bucket([]byte("meta")).Put([]byte("schema"), []byte{0, 0, 0, 0, 0, 0, 0, 7})
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if v, err := db.SchemaVersion(); err != nil || v != 8 {
+		t.Fatalf("schema %d (%v) after the upgrade, want 8", v, err)
+	}
+	after, err := signflow.NewService(db, w.Options).Deliveries(signflow.DeliveryFilter{Limit: 1000})
+	if err != nil || len(after) != len(before) {
+		t.Fatalf("%d deliveries (%v) after the upgrade, want %d", len(after), err, len(before))
+	}
+	for i, d := range after {
+		if d.ID != before[i].ID || !bytes.Equal(d.Body, before[i].Body) || len(d.Body) == 0 {
+			t.Fatalf("delivery %d: %s %s, want %s %s", i, d.ID, d.Body, before[i].ID, before[i].Body)
+		}
+	}
+	if after[0].Status != signflow.DeliveryDelivered || after[1].Status != signflow.DeliveryPending {
+		t.Fatalf("statuses %s, %s after the upgrade", after[0].Status, after[1].Status)
+	}
+	err = db.View(func(tx signflow.Tx) error {
+		pending, err := tx.PendingDeliveries(0, 1000)
+		if err != nil || len(pending) != 199 || !bytes.Equal(pending[0].Body, before[1].Body) {
+			t.Fatalf("%d pending (%v) after the upgrade, want 199 with their bodies", len(pending), err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := bolt.Open(path+".pre-v8.bak", 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("no snapshot before the upgrade: %v", err)
+	}
+	rb.Close()
+}
