@@ -102,6 +102,9 @@ var uploads = map[string]bool{"POST /verify": true}
 func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
+		if req.Body == http.NoBody {
+			return next(c) // nothing to limit (a GET, say): no reader to wrap
+		}
 		limit, size := int64(MaxBody), "1 MiB"
 		if uploads[req.Method+" "+c.Path()] {
 			limit, size = MaxUpload+64<<10, "10 MiB"

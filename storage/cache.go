@@ -116,7 +116,7 @@ type cachedRecord struct {
 	// transaction of a stable bucket saw it.
 	seen    uint64
 	missing bool
-	memos   []memo // of a contract (memo.go); never modified in place
+	memos   []memo // of a contract (memo.go); never modified in place but for each memo's seen
 }
 
 // snapshot is the transaction id a stable lookup of t is valid for; 0

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"sync/atomic"
 )
 
 // A memo is a value derived from a contract and from the records of the
@@ -15,7 +16,9 @@ type memo struct {
 	name string
 	v    any
 	size int
-	seen uint64 // the snapshot it was derived in
+	// seen is the latest snapshot the memo is known to hold in: the one it
+	// was derived in, or a later one a reader checked it in.
+	seen *atomic.Uint64
 }
 
 // Memo returns the memo name of the contract id for this read-only
@@ -25,21 +28,29 @@ func (t *tx) Memo(id, name string) any {
 	if snap == 0 {
 		return nil
 	}
-	data := t.bucket(bucketContracts).Get([]byte(id))
-	if data == nil {
-		return nil
-	}
 	rc := t.db.cache
 	rc.mu.RLock()
 	r, ok := rc.items[string(bucketContracts)][id]
 	rc.mu.RUnlock()
-	if !ok || !bytes.Equal(r.raw, data) {
+	if !ok {
 		return nil
 	}
 	for _, m := range r.memos {
-		if m.name == name && t.db.stable.unchanged(m.seen, snap) {
-			return m.v
+		if m.name != name {
+			continue
 		}
+		seen := m.seen.Load()
+		if seen == snap {
+			return m.v // nothing committed since it was derived or checked
+		}
+		data := t.bucket(bucketContracts).Get([]byte(id))
+		if data == nil || !bytes.Equal(r.raw, data) || !t.db.stable.unchanged(seen, snap) {
+			return nil
+		}
+		if snap > seen {
+			m.seen.CompareAndSwap(seen, snap) // readers of this snapshot need not check again
+		}
+		return m.v
 	}
 	return nil
 }
@@ -69,7 +80,9 @@ func (t *tx) KeepMemo(id, name string, v any, size int) {
 			memos = append(memos, m)
 		}
 	}
-	r.memos = append(memos, memo{name: name, v: v, size: size, seen: snap})
+	seen := new(atomic.Uint64)
+	seen.Store(snap)
+	r.memos = append(memos, memo{name: name, v: v, size: size, seen: seen})
 	rc.put(string(bucketContracts), id, r)
 }
 
