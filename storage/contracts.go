@@ -3,7 +3,6 @@ package storage
 import (
 	"bytes"
 	"math"
-	"slices"
 	"strings"
 
 	"contracts/signflow"
@@ -135,39 +134,31 @@ func (p *pager) add(v []byte) {
 	p.n++
 }
 
-// ListContracts answers from the party and pair indexes. With no search it
-// walks the owner's entries newest first, counting the matches and keeping
-// the page. A search matches the exact contract number, counterparties
+// ListContracts answers from the party and pair indexes and the counts.
+// With no search the owner's entries are walked to the page; a search (or
+// a list limited to some counterparties) is resolved to counterparties,
+// whose counts give the total, and the page is merged from their pair
+// entries. A search matches the exact contract number, counterparties
 // whose number starts with the text, and counterparties whose name has a
 // word starting with each word of the text. Only the page's records are
 // decoded.
 func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, error) {
 	f, p := filter{&q}, newPager(q.Page, q.Size)
-	if q.AllOwners {
+	s := strings.TrimSpace(q.Search)
+	switch {
+	case q.AllOwners:
 		q.Counterparties = nil
 		t.listEveryone(&q, f, p)
-	} else if s := strings.TrimSpace(q.Search); s == "" {
-		// The counts give the total, so the walk can stop at the page's
-		// end or at the last match, and a page in the older half of the
+	case s == "" && q.Counterparties == nil:
+		// The counts give the total, so the walk stops at the page's end
+		// or at the last match, and a page in the older half of the
 		// matches is found from the oldest entry up.
-		total, counted := t.countMatches(&q)
-		switch {
-		case counted && p.from >= total:
-		case counted && p.from > total/2:
-			t.walkOldest(q.OwnerIN, f, p, total)
-		default:
-			t.walkParty(q.OwnerIN, func(v []byte) bool {
-				if f.keep(v) {
-					p.add(v)
-				}
-				return !counted || p.n < min(p.to, total)
-			})
-		}
-		if counted {
-			p.n = total
-		}
-	} else {
-		t.search(q.OwnerIN, s, f, p)
+		total, _ := t.countMatches(&q)
+		fillPage(p, total, func(newest bool, fn func([]byte) bool) {
+			t.walkEntries(bucketContractParty, join([]byte(q.OwnerIN), nil), newest, fn)
+		}, f.keep)
+	default:
+		t.searchPage(q.OwnerIN, t.matchSearch(&q, s, f), f, p)
 	}
 	page := &signflow.ContractPage{Total: p.n}
 	for _, id := range p.ids {
@@ -180,123 +171,18 @@ func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, er
 	return page, nil
 }
 
-// walkParty calls fn with the summary of each index entry of the owner,
-// newest first, while fn returns true.
-func (t *tx) walkParty(owner string, fn func(summary []byte) bool) {
-	prefix := join([]byte(owner), nil)
-	c := t.bucket(bucketContractParty).Cursor()
-	for k, v := seekLast(c, prefix); k != nil && bytes.HasPrefix(k, prefix) && fn(v); k, v = c.Prev() {
-	}
-}
-
-// walkOldest fills p's page, which lies in the older half of the owner's
-// total matches, walking the owner's entries oldest first: the page's
-// matches are those at ascending places [total-to, total-from).
-func (t *tx) walkOldest(owner string, f filter, p *pager, total int) {
-	lo, hi := total-p.to, total-p.from
-	prefix := join([]byte(owner), nil)
-	c := t.bucket(bucketContractParty).Cursor()
-	var ids []string
-	j := 0
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && j < hi; k, v = c.Next() {
-		if !f.keep(v) {
-			continue
-		}
-		if j >= lo {
-			ids = append(ids, string(summaryID(v)))
-		}
-		j++
-	}
-	slices.Reverse(ids)
-	p.ids = ids
-}
-
-// pairScanLimit bounds the matches a search gathers from the pair index
-// before it walks the owner's entries instead: a selective search (a full
-// number, a name) costs about its matches, a broad one at most one walk,
-// never a sort of a huge set. Tests lower it to check that both ways give
-// the same answer.
+// pairScanLimit bounds the matches an administrator's search gathers from
+// the party index before it walks every contract instead. Tests lower it
+// to check that both ways give the same answer.
 var pairScanLimit = 1 << 15
 
-// broadPrefix is the length below which a number prefix is searched by a
-// walk of the owner's entries.
+// broadPrefix is the length below which a number prefix is searched by
+// the administrator with a walk of every contract.
 const broadPrefix = 5
 
 type hit struct {
 	seq     uint64
 	summary []byte
-}
-
-// search feeds p the owner's contracts matching s, newest first.
-func (t *tx) search(owner, s string, f filter, p *pager) {
-	numberID := t.bucket(bucketContractNumbers).Get([]byte(s))
-	digits := ""
-	if isDigits(s) {
-		digits = s
-	}
-	names := t.namesMatching(owner, s)
-	// Numbers share their leading digits (type and region codes), so a short
-	// prefix matches most counterparties: walk at once.
-	if len(digits) == 0 || len(digits) >= broadPrefix {
-		if hits, ok := t.pairHits(owner, digits, names, numberID, f); ok {
-			for _, h := range hits {
-				p.add(h.summary)
-			}
-			return
-		}
-	}
-	t.walkParty(owner, func(v []byte) bool {
-		other := summaryOther(v)
-		if (bytes.HasPrefix(other, []byte(digits)) && digits != "" || names[string(other)] || bytes.Equal(summaryID(v), numberID)) && f.keep(v) {
-			p.add(v)
-		}
-		return true
-	})
-}
-
-// pairHits gathers the search's matches from the pair index, newest first,
-// or reports false when there are more than pairScanLimit of them.
-func (t *tx) pairHits(owner, digits string, names map[string]bool, numberID []byte, f filter) ([]hit, bool) {
-	if len(names) > pairScanLimit {
-		return nil, false
-	}
-	var hits []hit
-	c := t.bucket(bucketContractPair).Cursor()
-	scan := func(prefix []byte) bool {
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			if f.keep(v) {
-				if hits = append(hits, hit{beUint(k[len(k)-8:]), v}); len(hits) > pairScanLimit {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	ownerPrefix := join([]byte(owner), nil)
-	if digits != "" && !scan(append(ownerPrefix, digits...)) {
-		return nil, false
-	}
-	for in := range names {
-		if !scan(join([]byte(owner), []byte(in), nil)) {
-			return nil, false
-		}
-	}
-	if numberID != nil {
-		if seq, v := t.partyEntry(owner, numberID); v != nil && f.keep(v) {
-			hits = append(hits, hit{seq, v})
-		}
-	}
-	// Newest first; a contract found twice (by number and by party) once.
-	slices.SortFunc(hits, func(a, b hit) int {
-		switch {
-		case a.seq > b.seq:
-			return -1
-		case a.seq < b.seq:
-			return 1
-		}
-		return 0
-	})
-	return slices.CompactFunc(hits, func(a, b hit) bool { return a.seq == b.seq }), true
 }
 
 // partyEntry returns the sequence and the owner's index summary of the

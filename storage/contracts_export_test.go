@@ -1,10 +1,10 @@
 package storage
 
-// SetPairScanLimit changes how many search matches are gathered from the
-// pair index before a search walks the owner's entries instead; it returns
-// a function that restores the old limit.
+// SetPairScanLimit changes how many counterparties a search merges, and
+// how many matches an administrator's search gathers, before either walks
+// the entries instead; it returns a function that restores the old limits.
 func SetPairScanLimit(n int) (restore func()) {
-	old := pairScanLimit
-	pairScanLimit = n
-	return func() { pairScanLimit = old }
+	oldScan, oldMerge := pairScanLimit, mergeLimit
+	pairScanLimit, mergeLimit = n, n
+	return func() { pairScanLimit, mergeLimit = oldScan, oldMerge }
 }

@@ -3,6 +3,8 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"maps"
+	"slices"
 
 	"contracts/signflow"
 
@@ -16,6 +18,13 @@ import (
 //	                 <in> 0x00 "s" <status>                 -> by status
 //	                 <in> 0x00 "t" <templateId>             -> by template
 //	                 <in> 0x00 "x" <templateId> 0x00 <status> -> by both
+//	                 <in> 0x00 "p" <other in> 0x00 <templateId> 0x00 <status>
+//	                                                        -> with one counterparty (schema 9)
+//
+// The counts with a counterparty give a search's total: the sum over the
+// counterparties it matches. Each lies beside its party's other counts, so
+// a create dirties no more pages for them; a count that drops to 0 is
+// deleted, so that a scan of a party's counterparties meets only theirs.
 var bucketContractCounts = []byte("contract_counts")
 
 func countKeys(in, status, template string) (all, byStatus, byTemplate, both []byte) {
@@ -54,16 +63,40 @@ func readCount(v []byte) uint64 {
 	return binary.BigEndian.Uint64(v)
 }
 
+// pairCountKey is the key of a party's count with one counterparty.
+func pairCountKey(in, other, template, status string) []byte {
+	return []byte(in + "\x00p" + other + "\x00" + template + "\x00" + status)
+}
+
+// addPairCount adds delta to a party's count with one counterparty.
+func addPairCount(b *bolt.Bucket, in, other, status, template string, delta int64) error {
+	k := pairCountKey(in, other, template, status)
+	if n := int64(readCount(b.Get(k))) + delta; n > 0 {
+		return b.Put(k, seq8(uint64(n)))
+	}
+	return b.Delete(k)
+}
+
 // recount moves a party's counts from the summary it had (nil when new)
 // to the contract's present one.
 func (t *tx) recount(in string, old []byte, c *signflow.Contract) error {
 	b := t.bucket(bucketContractCounts)
+	other := c.Counterparty(in)
 	if old == nil {
+		if err := addPairCount(b, in, other, c.Status, c.TemplateID, 1); err != nil {
+			return err
+		}
 		return addCount(b, in, c.Status, c.TemplateID, 1, true)
 	}
 	status, _ := cut(old)
 	if string(status) == c.Status {
 		return nil
+	}
+	if err := addPairCount(b, in, other, string(status), c.TemplateID, -1); err != nil {
+		return err
+	}
+	if err := addPairCount(b, in, other, c.Status, c.TemplateID, 1); err != nil {
+		return err
 	}
 	if err := addCount(b, in, string(status), c.TemplateID, -1, false); err != nil {
 		return err
@@ -137,4 +170,35 @@ func createContractCounts(btx *bolt.Tx) error {
 		template, _ := cut(rest)
 		return addCount(b, string(k[:i]), string(status), string(template), 1, true)
 	})
+}
+
+// createPairCounts is schema 9: each party's counts with each
+// counterparty, filled from the party index of the contracts stored.
+func createPairCounts(btx *bolt.Tx) error {
+	b, party := btx.Bucket(bucketContractCounts), btx.Bucket(bucketContractParty)
+	if b == nil || party == nil {
+		return nil
+	}
+	// A batch of counts in memory, written in key order.
+	counts := map[string]uint64{}
+	err := party.ForEach(func(k, v []byte) error {
+		i := bytes.IndexByte(k, 0)
+		if i < 0 {
+			return nil
+		}
+		status, rest := cut(v)
+		template, rest := cut(rest)
+		other, _ := cut(rest)
+		counts[string(pairCountKey(string(k[:i]), string(other), string(template), string(status)))]++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		if err := b.Put([]byte(k), seq8(counts[k])); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -318,6 +318,7 @@ func indexProblems(btx *bolt.Tx) []string {
 	if owners != len(keys) {
 		bad("key_owners has %d entries for %d keys", owners, len(keys))
 	}
+	out = append(out, pairCountProblems(btx, contracts)...)
 	sort.Strings(out)
 	return out
 }

@@ -17,6 +17,7 @@ var migrations = []func(*bolt.Tx) error{
 	createDeliveryClaimIndexes,
 	recordContractParties,
 	splitDeliveryBodies,
+	createPairCounts,
 }
 
 // CurrentSchema is the schema version this build writes.
