@@ -32,8 +32,9 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	echoServer := fs.Bool("echo-server", false, "internal: serve the baselines (bare echo /ping, raw bbolt puts /put) until stdin closes")
 	noWrk := fs.Bool("no-wrk", false, "drive the budgeted routes with this process's client even where wrk is installed")
 	fill := fs.Int("fill", 0, "instead of a load run: write this many contracts of one owner into the bbolt file --data (no appliance running on it)")
-	fillData := fs.String("data", "data/contracts.db", "the bbolt file --fill writes")
+	fillData := fs.String("data", "data/contracts.db", "the bbolt file --fill writes and --latency reads")
 	fillWorkers := fs.Int("fill-workers", 256, "concurrent writers of --fill (bbolt batches their creates)")
+	latency := fs.Bool("latency", false, "instead of a load run: serve the file --data that --fill wrote and time each key-interface list and search shape from one client (--duration and --max-requests per shape)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,6 +59,12 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
+	}
+	if *latency {
+		if _, err := loadgen.Latency(ctx, exe, *fillData, *duration, *maxRequests, env.Stdout); err != nil {
+			return fmt.Errorf("bench --latency: %w", err)
+		}
+		return nil
 	}
 	cfg := loadgen.Config{Binary: exe, Clients: *clients, Duration: *duration, Warmup: *warmup, MaxRequests: *maxRequests,
 		LogLevel: *logLevel, BatchDelay: *batchDelay, Keep: *keep, Rounds: *rounds}

@@ -199,3 +199,29 @@ func TestBenchCommand(t *testing.T) {
 		t.Fatalf("requests failed under the bench:\n%s", out)
 	}
 }
+
+// TestBenchFillAndLatency fills a file with "contracts bench --fill" and
+// times every list and search shape on it with "--latency": each shape
+// answers, with the totals the fill implies.
+func TestBenchFillAndLatency(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data", "contracts.db")
+	if err := os.MkdirAll(filepath.Dir(data), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := runBinary(t, dir, nil, "bench", "--fill", "230", "--fill-workers", "8", "--data", data); code != 0 || !strings.Contains(out, "fill: 230 contracts") {
+		t.Fatalf("contracts bench --fill: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	out, errOut, code := runBinary(t, dir, nil, "bench", "--latency", "--data", data, "--duration", "100ms", "--max-requests", "30")
+	if code != 0 {
+		t.Fatalf("contracts bench --latency: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	for shape, matches := range map[string]int{"size=20 (first page)": 230, "status CREATED": 230, "middle page": 230,
+		"status ACTIVE (no match)": 0, "search: contract number": 1, "search: no match": 0, "search: customer's name": 230,
+		"search: customer's number": 230, "search: number prefix": 230, "search: customer's name, middle page": 230} {
+		re := regexp.MustCompile(`(?m)^ *` + regexp.QuoteMeta(shape) + ` +` + fmt.Sprint(matches) + ` +\d+ +\d+\.\d\d ms +\d+\.\d\d ms`)
+		if !re.MatchString(out) {
+			t.Fatalf("no line for %q with %d matches in the latency output:\n%s", shape, matches, out)
+		}
+	}
+}
