@@ -34,6 +34,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	fill := fs.Int("fill", 0, "instead of a load run: write this many contracts of one owner into the bbolt file --data (no appliance running on it)")
 	fillData := fs.String("data", "data/contracts.db", "the bbolt file --fill writes and --latency reads")
 	fillWorkers := fs.Int("fill-workers", 256, "concurrent writers of --fill (bbolt batches their creates)")
+	serveBinary := fs.String("binary", "", "the contracts binary --latency serves the file with (default: this one), to compare builds on one file")
 	latency := fs.Bool("latency", false, "instead of a load run: serve the file --data that --fill wrote and time each key-interface list and search shape from one client (--duration and --max-requests per shape)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,6 +62,9 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if *latency {
+		if *serveBinary != "" {
+			exe = *serveBinary
+		}
 		if _, err := loadgen.Latency(ctx, exe, *fillData, *duration, *maxRequests, env.Stdout); err != nil {
 			return fmt.Errorf("bench --latency: %w", err)
 		}
