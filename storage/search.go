@@ -123,6 +123,15 @@ func (t *tx) searchPage(owner string, m *match, f filter, p *pager) {
 		}, keep)
 		return
 	}
+	if len(m.parties) == 1 && m.extra == nil {
+		// One counterparty: its pair entries in order, without a merge.
+		for other := range m.parties {
+			fillPage(p, m.total, func(newest bool, fn func([]byte) bool) {
+				t.walkEntries(bucketContractPair, join([]byte(owner), []byte(other), nil), newest, fn)
+			}, f.keep)
+		}
+		return
+	}
 	fillPage(p, m.total, func(newest bool, fn func([]byte) bool) {
 		t.mergePairs(owner, m, newest, fn)
 	}, f.keep)
