@@ -47,12 +47,16 @@ func (t *tx) bucket(name []byte) *bolt.Bucket {
 // whose keys grow with time (contract ids are time-ordered, numbers and
 // sequences count up, audit keys start with the contract id): new keys go
 // to their last page, so bbolt's default of half-full pages would leave
-// every page half empty for good.
+// every page half empty for good. The party and pair indexes are such runs
+// side by side, one per party (or pair), each growing at its own end: a
+// split leaves the run's full part behind and carries the next run's head
+// along.
 const appendFill = 0.95
 
 func appendOrdered(name []byte) bool {
 	switch &name[0] {
-	case &bucketContracts[0], &bucketContractAll[0], &bucketContractNumbers[0], &bucketAudit[0]:
+	case &bucketContracts[0], &bucketContractAll[0], &bucketContractNumbers[0], &bucketAudit[0],
+		&bucketContractParty[0], &bucketContractPair[0]:
 		return true
 	}
 	return false
