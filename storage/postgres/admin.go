@@ -145,21 +145,21 @@ func (l *listQuery) everyoneParts(s string) []searchPart {
 	var parts []searchPart
 	if validText(s) {
 		n := l.arg(s)
-		parts = append(parts, searchPart{"SELECT seq FROM contracts WHERE number = " + n, "c.number = " + n})
+		parts = append(parts, searchPart{hits: "SELECT seq FROM contracts WHERE number = " + n, walk: "c.number = " + n})
 	}
 	if isDigits(s) {
 		from, to := l.arg(s), l.arg(s+topChar)
 		parts = append(parts, searchPart{
-			fmt.Sprintf("SELECT seq FROM contract_parties WHERE party_in >= %s AND party_in < %s", from, to),
-			fmt.Sprintf("(c.buyer_in >= %[1]s AND c.buyer_in < %[2]s OR c.seller_in >= %[1]s AND c.seller_in < %[2]s)", from, to)})
+			hits: fmt.Sprintf("SELECT seq FROM contract_parties WHERE party_in >= %s AND party_in < %s", from, to),
+			walk: fmt.Sprintf("(c.buyer_in >= %[1]s AND c.buyer_in < %[2]s OR c.seller_in >= %[1]s AND c.seller_in < %[2]s)", from, to)})
 	}
 	// As each tenant knows them: the words must all match one tenant's view.
 	if sets := l.namesMatching(s, "o.client_in"); sets != "" {
 		names := "SELECT x.client_in FROM owners o, LATERAL (" + sets + ") x"
 		parts = append(parts, searchPart{
-			`SELECT m.seq FROM (` + names + `) n,
+			hits: `SELECT m.seq FROM (` + names + `) n,
 				LATERAL (SELECT seq FROM contract_parties WHERE party_in = n.client_in OFFSET 0) m`,
-			"(c.buyer_in IN (" + names + ") OR c.seller_in IN (" + names + "))"})
+			walk: "(c.buyer_in IN (" + names + ") OR c.seller_in IN (" + names + "))"})
 	}
 	return parts
 }

@@ -68,6 +68,8 @@ func problems(tb testing.TB, s *postgres.Store) []string {
 	})
 	type tally struct{ party, template, status string }
 	want := map[tally]int64{}
+	type pairTally struct{ party, other, template, status string }
+	wantPairs := map[pairTally]int64{}
 	parties := map[string]int{}
 	rows("SELECT party_in, seq, other_in, status, template_id, contract_id FROM contract_parties", func(r pgx.Rows) error {
 		var party, other, status, tpl, id string
@@ -81,6 +83,7 @@ func problems(tb testing.TB, s *postgres.Store) []string {
 			return nil
 		}
 		parties[id]++
+		wantPairs[pairTally{party, other, tpl, status}]++
 		for _, t := range []string{"*", tpl} {
 			for _, st := range []string{"*", status} {
 				want[tally{party, t, st}]++
@@ -113,6 +116,29 @@ func problems(tb testing.TB, s *postgres.Store) []string {
 	for k, n := range got {
 		if want[k] == 0 {
 			bad("contract_counts %+v = %d for no contract", k, n)
+		}
+	}
+
+	gotPairs := map[pairTally]int64{}
+	rows("SELECT party_in, other_in, template_id, status, sum(n) FROM contract_pair_counts GROUP BY 1, 2, 3, 4", func(r pgx.Rows) error {
+		var k pairTally
+		var n int64
+		if err := r.Scan(&k.party, &k.other, &k.template, &k.status, &n); err != nil {
+			return err
+		}
+		if n != 0 {
+			gotPairs[k] = n
+		}
+		return nil
+	})
+	for k, n := range wantPairs {
+		if gotPairs[k] != n {
+			bad("contract_pair_counts %+v = %d, the party rows say %d", k, gotPairs[k], n)
+		}
+	}
+	for k, n := range gotPairs {
+		if wantPairs[k] == 0 {
+			bad("contract_pair_counts %+v = %d for no contract", k, n)
 		}
 	}
 

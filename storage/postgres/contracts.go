@@ -97,7 +97,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 		}
 	}
 	seq := int64(c.Seq)
-	counts, stats := countDeltas{}, statDeltas{}
+	counts, pairs, stats := countDeltas{}, pairDeltas{}, statDeltas{}
 	if ver == 0 {
 		stats.add("d"+signflow.Day(c.CreatedAt), 1)
 		stats.add("s"+c.Status, 1)
@@ -107,6 +107,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 		t.queue(nil, `INSERT INTO contract_parties (party_in, seq, other_in, status, template_id, contract_id)
 			VALUES ($1, $3, $2, $4, $5, $6), ($2, $3, $1, $4, $5, $6)`, c.BuyerIN, c.SellerIN, seq, c.Status, c.TemplateID, c.ID)
 		for _, in := range []string{c.BuyerIN, c.SellerIN} {
+			pairs.add(pairKey{in, c.Counterparty(in), c.TemplateID, c.Status}, 1)
 			for _, tpl := range []string{anyValue, c.TemplateID} {
 				for _, st := range []string{anyValue, c.Status} {
 					counts.add(in, tpl, st, 1)
@@ -120,6 +121,8 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 			stats.add("s"+c.Status, 1)
 			t.queue(nil, "UPDATE contract_parties SET status = $3 WHERE party_in IN ($1, $2) AND seq = $4", c.BuyerIN, c.SellerIN, c.Status, seq)
 			for _, in := range []string{c.BuyerIN, c.SellerIN} {
+				pairs.add(pairKey{in, c.Counterparty(in), c.TemplateID, old}, -1)
+				pairs.add(pairKey{in, c.Counterparty(in), c.TemplateID, c.Status}, 1)
 				for _, tpl := range []string{anyValue, c.TemplateID} {
 					counts.add(in, tpl, old, -1)
 					counts.add(in, tpl, c.Status, 1)
@@ -132,6 +135,12 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::bigint[])
 			ON CONFLICT (party_in, template_id, status, shard) DO UPDATE SET n = contract_counts.n + EXCLUDED.n`,
 			counts.columns(int16(c.Seq%countShards))...)
+	}
+	if len(pairs) > 0 {
+		t.queue(nil, `INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::bigint[])
+			ON CONFLICT (party_in, other_in, template_id, status, shard) DO UPDATE SET n = contract_pair_counts.n + EXCLUDED.n`,
+			pairs.columns(int16(c.Seq%countShards))...)
 	}
 	stats.queue(t, int16(c.Seq%countShards))
 	t.seen[sk] = ver + 1
@@ -180,4 +189,44 @@ func validTexts(list []string) (out []string, ok bool) {
 		out = []string{}
 	}
 	return out, len(list) == 0 || len(out) > 0
+}
+
+// pairKey is a party's count with one counterparty, by template and status.
+type pairKey struct{ party, other, template, status string }
+
+// pairDeltas are the changes of one write to the counts with each
+// counterparty.
+type pairDeltas map[pairKey]int64
+
+func (d pairDeltas) add(k pairKey, n int64) {
+	if d[k] += n; d[k] == 0 {
+		delete(d, k)
+	}
+}
+
+// columns are the deltas as the arrays of the upsert, in key order, so
+// that two writers lock the rows they share in the same order.
+func (d pairDeltas) columns(shard int16) []any {
+	keys := make([]pairKey, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return less4(keys[i], keys[j]) })
+	var parties, others, templates, statuses []string
+	var shards []int16
+	var ns []int64
+	for _, k := range keys {
+		parties, others, templates, statuses = append(parties, k.party), append(others, k.other), append(templates, k.template), append(statuses, k.status)
+		shards, ns = append(shards, shard), append(ns, d[k])
+	}
+	return []any{parties, others, templates, statuses, shards, ns}
+}
+
+func less4(a, b pairKey) bool {
+	for _, p := range [][2]string{{a.party, b.party}, {a.other, b.other}, {a.template, b.template}, {a.status, b.status}} {
+		if p[0] != p[1] {
+			return p[0] < p[1]
+		}
+	}
+	return false
 }

@@ -148,6 +148,8 @@ func listSQL(q signflow.ContractQuery, walk bool) (*listStatements, bool) {
 	// digits), or one the probe finds matching many — is checked on the
 	// walk instead.
 	st := &listStatements{}
+	filters := strings.Join(l.where, " AND ")
+	var byParty, byNumber []string // the search's conditions on the counterparty, on the contract
 	from := "contract_parties p"
 	search := strings.TrimSpace(q.Search)
 	if search != "" {
@@ -158,6 +160,11 @@ func listSQL(q signflow.ContractQuery, walk bool) (*listStatements, bool) {
 		var hits, conds []string
 		for _, part := range parts {
 			hits, conds = append(hits, part.hits), append(conds, part.walk)
+			if part.byParty {
+				byParty = append(byParty, part.walk)
+			} else {
+				byNumber = append(byNumber, part.walk)
+			}
 		}
 		if walk || isDigits(search) && len(search) < broadPrefix {
 			l.and("(%s)", strings.Join(conds, " OR "))
@@ -181,8 +188,17 @@ func listSQL(q signflow.ContractQuery, walk bool) (*listStatements, bool) {
 		}
 		st.count = `SELECT coalesce(sum(n), 0) FROM contract_counts WHERE party_in = $1 AND template_id = ANY($2) AND status = ANY($3)`
 		st.countArgs = []any{q.OwnerIN, templates, sts}
+	} else if search == "" {
+		// Limited to some counterparties: the sum of their counts.
+		st.count = "SELECT coalesce(sum(n), 0) FROM contract_pair_counts p WHERE " + where
+		st.countArgs = slices.Clone(l.args)
 	} else {
-		st.count, st.countArgs = "SELECT count(*) FROM "+from+" WHERE "+where, slices.Clone(l.args)
+		// The counts of the counterparties the search matches, and the
+		// contract of its number when its counterparty is not one of them.
+		st.count = fmt.Sprintf(`SELECT (SELECT coalesce(sum(n), 0) FROM contract_pair_counts p WHERE %[1]s AND (%[2]s))
+			+ (SELECT count(*) FROM contract_parties p WHERE %[1]s AND (%[3]s) AND NOT (%[2]s))`,
+			filters, orFalse(byParty), orFalse(byNumber))
+		st.countArgs = slices.Clone(l.args)
 	}
 	size, offset := pageBounds(q)
 	// The page is cut from the party rows; only its contracts are read.
@@ -206,7 +222,18 @@ func pageBounds(q signflow.ContractQuery) (size int, offset int64) {
 // searchPart is one way a search matches: the sequence numbers it
 // matches, read from an index, and the same as a condition on a walked
 // party row p.
-type searchPart struct{ hits, walk string }
+type searchPart struct {
+	hits, walk string
+	byParty    bool // a condition on the counterparty alone
+}
+
+// orFalse joins conditions with OR; none is false.
+func orFalse(conds []string) string {
+	if len(conds) == 0 {
+		return "false"
+	}
+	return strings.Join(conds, " OR ")
+}
 
 // searchParts are the ways s matches, none when it can match nothing.
 func (l *listQuery) searchParts(s string) []searchPart {
@@ -214,21 +241,21 @@ func (l *listQuery) searchParts(s string) []searchPart {
 	if validText(s) {
 		number := fmt.Sprintf("SELECT seq FROM contracts WHERE number = %s", l.arg(s))
 		parts = append(parts, searchPart{
-			"SELECT seq FROM contract_parties WHERE party_in = $1 AND seq IN (" + number + ")",
-			"p.seq IN (" + number + ")"})
+			hits: "SELECT seq FROM contract_parties WHERE party_in = $1 AND seq IN (" + number + ")",
+			walk: "p.seq IN (" + number + ")"})
 	}
 	if isDigits(s) {
 		from, to := l.arg(s), l.arg(s+topChar)
 		parts = append(parts, searchPart{
 			fmt.Sprintf("SELECT seq FROM contract_parties WHERE party_in = $1 AND other_in >= %s AND other_in < %s", from, to),
-			fmt.Sprintf("(p.other_in >= %s AND p.other_in < %s)", from, to)})
+			fmt.Sprintf("(p.other_in >= %s AND p.other_in < %s)", from, to), true})
 	}
 	if names := l.namesMatching(s, "$1"); names != "" {
 		// Among owners' records and the owner's tenant's own claims ($1).
 		parts = append(parts, searchPart{
 			`SELECT m.seq FROM (` + names + `) n,
 				LATERAL (SELECT seq FROM contract_parties WHERE party_in = $1 AND other_in = n.client_in OFFSET 0) m`,
-			"p.other_in IN (" + names + ")"})
+			"p.other_in IN (" + names + ")", true})
 	}
 	return parts
 }

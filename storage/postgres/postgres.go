@@ -21,6 +21,7 @@
 //	contracts           id, seq (sequence contract_seq), number, status, template_id, parties
 //	contract_parties    party_in, seq -> other_in, status, template_id, contract_id: one row per party
 //	contract_counts     party_in, template_id, status, shard -> n; '' stands for any
+//	contract_pair_counts party_in, other_in, template_id, status, shard -> n (schema 2)
 //	contract_stats      key, shard -> n: "s<status>" and "d<day created>" of every contract
 //	stamps              key -> token: the seals' time-stamp tokens
 //	files               name -> data: the generated seal and the ACME cache (files.go)
