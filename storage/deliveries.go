@@ -226,6 +226,9 @@ func splitDeliveryBodies(btx *bolt.Tx) error {
 		if err := json.Unmarshal(rows.Get(id), d); err != nil {
 			return fmt.Errorf("delivery %s: %w", id, err)
 		}
+		if len(d.Body) == 0 || string(d.Body) == "null" {
+			continue // moved already: a file rolled back after the upgrade
+		}
 		if err := bodies.Put(id, d.Body); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package storage_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"contracts/internal/fixture"
@@ -81,8 +82,8 @@ func TestUpgradeSplitsDeliveryBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, err := db.SchemaVersion(); err != nil || v != 8 {
-		t.Fatalf("schema %d (%v) after the upgrade, want 8", v, err)
+	if v, err := db.SchemaVersion(); err != nil || v != storage.CurrentSchema() {
+		t.Fatalf("schema %d (%v) after the upgrade, want %d", v, err, storage.CurrentSchema())
 	}
 	after, err := signflow.NewService(db, w.Options).Deliveries(signflow.DeliveryFilter{Limit: 1000})
 	if err != nil || len(after) != len(before) {
@@ -106,7 +107,7 @@ func TestUpgradeSplitsDeliveryBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := bolt.Open(path+".pre-v8.bak", 0o600, &bolt.Options{ReadOnly: true})
+	rb, err := bolt.Open(fmt.Sprintf("%s.pre-v%d.bak", path, storage.CurrentSchema()), 0o600, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("no snapshot before the upgrade: %v", err)
 	}

@@ -137,7 +137,7 @@ func TestPairCountsRebuiltByMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, _ := db.SchemaVersion(); v != storage.CurrentSchema() || v != 8 {
+	if v, _ := db.SchemaVersion(); v != storage.CurrentSchema() || v != 9 {
 		t.Fatalf("schema %d after reopening", v)
 	}
 	assertIndexesConsistent(t, db)
