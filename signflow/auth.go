@@ -42,32 +42,48 @@ var (
 // record: the token carries its app id, secret generation and expiry under
 // an HMAC, so a rotated secret invalidates every token issued before.
 func (s *Service) AuthenticateToken(token string) (*App, error) {
-	parts := strings.Split(token, ".")
-	if len(parts) != 4 {
-		return nil, errBadToken
+	t, ok := s.tokens.get(token)
+	if !ok {
+		var err error
+		if t, err = s.checkTokenMAC(token); err != nil {
+			return nil, err
+		}
+		s.tokens.put(token, t)
 	}
-	mac, err := base64.RawURLEncoding.DecodeString(parts[3])
-	if err != nil || !equalHash(mac, s.mac("token", parts[0], parts[1], parts[2])) {
-		return nil, errBadToken
-	}
-	exp, _ := strconv.ParseInt(parts[2], 10, 64)
 	now := s.opt.Now()
-	if !now.Before(time.Unix(exp, 0)) {
+	if !now.Before(time.Unix(t.exp, 0)) {
 		return nil, errBadToken
 	}
-	app, err := s.cachedApp(parts[0])
+	app, err := s.cachedApp(t.app)
 	if ErrorCode(err) == ENOTFOUND {
 		return nil, errBadToken
 	} else if err != nil {
 		return nil, err
 	}
-	if strconv.FormatInt(app.SecretGen, 10) != parts[1] {
+	if strconv.FormatInt(app.SecretGen, 10) != t.gen {
 		return nil, errBadToken
 	}
 	if err := app.Usable(now); err != nil {
 		return nil, err
 	}
 	return app, nil
+}
+
+// checkTokenMAC returns the claims of a token whose HMAC holds.
+func (s *Service) checkTokenMAC(token string) (tokenClaims, error) {
+	parts := strings.Split(token, ".")
+	if len(parts) != 4 {
+		return tokenClaims{}, errBadToken
+	}
+	mac, err := base64.RawURLEncoding.DecodeString(parts[3])
+	if err != nil || !equalHash(mac, s.mac("token", parts[0], parts[1], parts[2])) {
+		return tokenClaims{}, errBadToken
+	}
+	exp, err := strconv.ParseInt(parts[2], 10, 64)
+	if err != nil {
+		return tokenClaims{}, errBadToken
+	}
+	return tokenClaims{app: parts[0], gen: parts[1], exp: exp}, nil
 }
 
 // AuthenticateKey returns the API key with the raw text. A key that is

@@ -42,10 +42,11 @@ type Options struct {
 
 // Service carries out every operation of the domain over a Store.
 type Service struct {
-	store Store
-	opt   Options
-	apps  appCache
-	macs  sync.Pool // of hash.Hash, HMAC-SHA256 keyed with opt.Secret
+	store  Store
+	opt    Options
+	apps   appCache
+	tokens tokenCache
+	macs   sync.Pool // of hash.Hash, HMAC-SHA256 keyed with opt.Secret
 }
 
 // TokenTTL is the lifetime of an embedded access token.
