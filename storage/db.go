@@ -58,6 +58,9 @@ type DB struct {
 	stable stableWrites
 	// claims are the outbox rows handed out to senders (outbox.go).
 	claims claims
+	// lastWrite is the id of the latest write transaction known to have
+	// committed through this DB (memo.go).
+	lastWrite atomic.Uint64
 }
 
 // Options tune how the file is opened.
@@ -111,7 +114,7 @@ func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
 // Update runs fn in a batched write transaction; fn may run more than once.
 func (db *DB) Update(fn func(signflow.Tx) error) error {
-	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&tx{b: btx, db: db}) })
+	return db.bolt.Batch(func(btx *bolt.Tx) error { db.noteCommit(btx); return fn(&tx{b: btx, db: db}) })
 }
 
 // View runs fn in a read transaction. Records it reads may share their
@@ -160,5 +163,8 @@ func (db *DB) Meta(name string) (string, error) {
 
 // SetMeta stores a value the appliance keeps about itself.
 func (db *DB) SetMeta(name, value string) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return btx.Bucket(bucketMeta).Put([]byte(name), []byte(value)) })
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		db.noteCommit(btx)
+		return btx.Bucket(bucketMeta).Put([]byte(name), []byte(value))
+	})
 }

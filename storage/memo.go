@@ -3,6 +3,8 @@ package storage
 import (
 	"bytes"
 	"sync/atomic"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // A memo is a value derived from a contract and from the records of the
@@ -93,4 +95,44 @@ func (t *tx) readSnapshot() uint64 {
 		return 0
 	}
 	return uint64(t.b.ID())
+}
+
+// FreshMemo returns the memo name of the contract id without a
+// transaction, when no write transaction has committed since a snapshot
+// the memo is known to hold in: the file is then as that snapshot saw it.
+// Otherwise nil, and the caller reads in a transaction (Memo).
+func (db *DB) FreshMemo(id, name string) any {
+	rc := db.cache
+	if rc == nil {
+		return nil
+	}
+	last := db.lastWrite.Load()
+	rc.mu.RLock()
+	r, ok := rc.items[string(bucketContracts)][id]
+	rc.mu.RUnlock()
+	if !ok {
+		return nil
+	}
+	for _, m := range r.memos {
+		if m.name == name && m.seen.Load() >= last {
+			return m.v
+		}
+	}
+	return nil
+}
+
+// noteCommit has lastWrite raised to the write transaction's id once it
+// commits. bbolt runs commit handlers after letting go of its writer lock,
+// so two may run out of order: keep the larger. It runs before Update or
+// Batch returns, so whatever follows a write sees it.
+func (db *DB) noteCommit(btx *bolt.Tx) {
+	id := uint64(btx.ID())
+	btx.OnCommit(func() {
+		for {
+			cur := db.lastWrite.Load()
+			if cur >= id || db.lastWrite.CompareAndSwap(cur, id) {
+				return
+			}
+		}
+	})
 }

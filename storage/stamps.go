@@ -37,6 +37,7 @@ func (db *DB) SaveStamp(_ context.Context, key, token []byte) error {
 		return errors.New("storage: a time-stamp needs a key of 1 to 64 bytes and a token")
 	}
 	return db.bolt.Update(func(btx *bolt.Tx) error {
+		db.noteCommit(btx)
 		b, err := btx.CreateBucketIfNotExists(bucketStamps)
 		if err != nil {
 			return err

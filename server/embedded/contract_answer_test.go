@@ -44,3 +44,37 @@ func TestContractAnswerFollowsChanges(t *testing.T) {
 	get(tokA, 200, `"status":"CANCELLED"`, `"version":2`, `"legalName":"Alpha Renamed MChJ"`)
 	get(tokB, 403)
 }
+
+// Once its answer is kept and nothing has been written since, a read opens
+// no transaction at all, yet every check still holds: an app of the owner
+// limited to another template and an app of another tenant are refused,
+// an unknown id is 404, and a cancelled app's token stops at once.
+func TestKeptAnswerNeedsNoTransaction(t *testing.T) {
+	e := newEnv(t, 0)
+	limited := fixture.MustCredential(t, e.Service.CreateApp, &signflow.CredentialInput{Name: "Limited app", OwnerIN: fixture.OwnerIN,
+		Scopes: signflow.AppScopes, TemplateIDs: []string{e.Other.ID}})
+	tokA, tokB, tokL := e.token(e.AppA), e.token(e.AppB), e.token(limited)
+	id := e.createContract(tokA, map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN})
+	get := func(tok, id string, status int) {
+		t.Helper()
+		if r := e.do("GET", "/v1/contracts/"+id, tok, nil); r.Status != status {
+			t.Fatalf("GET %s: %d %s, want %d", id, r.Status, r, status)
+		}
+	}
+	get(tokA, id, 200) // keeps the answer
+	get(tokA, id, 200) // the app is in its cache now
+	before := e.DB.Bolt().Stats().TxN
+	get(tokA, id, 200)
+	if n := e.DB.Bolt().Stats().TxN - before; n != 0 {
+		t.Fatalf("a kept answer opened %d read transactions, want none", n)
+	}
+	for range 2 {
+		get(tokB, id, 403)
+		get(tokL, id, 403)
+		get(tokA, "019a0000-0000-7000-8000-000000000000", 404)
+	}
+	if err := e.Service.CancelApp(e.AppA.ID); err != nil {
+		t.Fatal(err)
+	}
+	get(tokA, id, 403) // "The app is cancelled."
+}
