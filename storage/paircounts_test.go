@@ -103,13 +103,7 @@ func TestPairCountsRebuiltByMigration(t *testing.T) {
 	}
 	assertIndexesConsistent(t, w.DB)
 
-	path := w.DB.Path()
-	w.DB.Close()
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = b.Update(func(btx *bolt.Tx) error {
+	db := rollBack(t, w.DB, 8, func(btx *bolt.Tx) error {
 		counts := btx.Bucket([]byte("contract_counts"))
 		var drop [][]byte
 		counts.ForEach(func(k, _ []byte) error {
@@ -126,20 +120,8 @@ func TestPairCountsRebuiltByMigration(t *testing.T) {
 				return err
 			}
 		}
-		return btx.Bucket([]byte("meta")).Put([]byte("schema"), []byte{0, 0, 0, 0, 0, 0, 0, 8})
+		return nil
 	})
-	b.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if v, _ := db.SchemaVersion(); v != storage.CurrentSchema() || v != 9 {
-		t.Fatalf("schema %d after reopening", v)
-	}
 	assertIndexesConsistent(t, db)
 	if after := answers(db); !slices.Equal(after, before) {
 		t.Fatalf("after the migration %v, before %v", after, before)

@@ -90,13 +90,7 @@ func TestUpgradeRecordsPartiesLeavesKeptOnes(t *testing.T) {
 		ids = append(ids, w.Contract(t).ID)
 	}
 	fixture.MustClaim(t, w.Service, fixture.OwnerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "Aziz", LastName: "Karimov", MidName: "Saidovich", Phone: "+998 90 123-45-67"})
-	path := w.DB.Path()
-	w.DB.Close()
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = b.Update(func(btx *bolt.Tx) error {
+	db := rollBack(t, w.DB, 6, func(btx *bolt.Tx) error {
 		contracts := btx.Bucket([]byte("contracts"))
 		for i, id := range ids {
 			var raw map[string]any
@@ -116,18 +110,9 @@ func TestUpgradeRecordsPartiesLeavesKeptOnes(t *testing.T) {
 				return err
 			}
 		}
-		return btx.Bucket([]byte("meta")).Put([]byte("schema"), []byte{0, 0, 0, 0, 0, 0, 0, 6})
+		return nil
 	})
-	b.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	err = db.View(func(tx signflow.Tx) error {
+	err := db.View(func(tx signflow.Tx) error {
 		for i, id := range ids {
 			c, err := tx.Contract(id)
 			if err != nil {

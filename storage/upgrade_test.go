@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,8 @@ import (
 	"contracts/signflow"
 	"contracts/signflow/seal"
 	"contracts/storage"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // v1Manifest is testdata/schema-v1.json: what testdata/schema-v1.db, written
@@ -210,6 +213,38 @@ func checkV1Contracts(t *testing.T, path string, m *v1Manifest) {
 	if err != nil {
 		t.Fatalf("%s: %v", filepath.Base(path), err)
 	}
+}
+
+// rollBack closes db, undoes in its file what a later schema added and marks
+// the file as of schema version, then opens it again, which upgrades it to
+// the current schema.
+func rollBack(t *testing.T, db *storage.DB, version uint64, undo func(*bolt.Tx) error) *storage.DB {
+	t.Helper()
+	path := db.Path()
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(btx *bolt.Tx) error {
+		if err := undo(btx); err != nil {
+			return err
+		}
+		return btx.Bucket([]byte("meta")).Put([]byte("schema"), binary.BigEndian.AppendUint64(nil, version))
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	upgraded, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { upgraded.Close() })
+	if v, err := upgraded.SchemaVersion(); err != nil || v != storage.CurrentSchema() {
+		t.Fatalf("schema %d (%v) after the upgrade, want %d", v, err, storage.CurrentSchema())
+	}
+	return upgraded
 }
 
 // schemaOf reads a file's schema version without migrating it.
