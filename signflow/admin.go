@@ -44,32 +44,16 @@ func (s *Service) Stats() (*ContractStats, error) {
 // first. Search matches the contract number, party numbers starting with
 // the text and names as any tenant knows them.
 func (s *Service) AdminContracts(q ContractQuery) ([]*ContractView, int, error) {
-	for _, st := range q.Statuses {
-		if !contains(ContractStatuses, st) {
-			return nil, 0, Errorf(EINVALID, "statuses: unknown status %q", st)
-		}
-	}
-	if q.Page < 0 || q.Size < 1 {
-		return nil, 0, Errorf(EINVALID, "page must be 0 or more and size 1 or more")
+	if err := q.check(); err != nil {
+		return nil, 0, err
 	}
 	q.OwnerIN, q.AllOwners, q.AllTemplates, q.TemplateIDs, q.Counterparties = "", true, true, nil, nil
 	q.Search = strings.TrimSpace(q.Search)
 	var views []*ContractView
 	var total int
-	err := s.store.View(func(tx Tx) error {
-		page, err := tx.ListContracts(q)
-		if err != nil {
-			return err
-		}
-		total = page.Total
-		for _, c := range page.Contracts {
-			v, err := viewOf(tx, c)
-			if err != nil {
-				return err
-			}
-			views = append(views, v)
-		}
-		return nil
+	err := s.store.View(func(tx Tx) (err error) {
+		views, total, err = listViews(tx, q)
+		return err
 	})
 	return views, total, err
 }

@@ -60,21 +60,13 @@ func (s *Service) ListContracts(a *Access, q ContractQuery) ([]*ContractView, in
 	if err := a.Require(ScopeContractsRead); err != nil {
 		return nil, 0, err
 	}
-	for _, st := range q.Statuses {
-		if !contains(ContractStatuses, st) {
-			return nil, 0, Errorf(EINVALID, "statuses: unknown status %q", st)
-		}
-	}
-	if q.TemplateID != "" && uuid.Validate(q.TemplateID) != nil {
-		return nil, 0, Errorf(EINVALID, "templateId: must be a UUID")
-	}
-	if q.Page < 0 || q.Size < 1 {
-		return nil, 0, Errorf(EINVALID, "page must be 0 or more and size 1 or more")
+	if err := q.check(); err != nil {
+		return nil, 0, err
 	}
 	q.OwnerIN, q.AllTemplates, q.TemplateIDs, q.Counterparties = a.OwnerIN, a.AllTemplates, a.TemplateIDs, nil
 	var views []*ContractView
 	var total int
-	err := s.store.View(func(tx Tx) error {
+	err := s.store.View(func(tx Tx) (err error) {
 		if a.Interface == CabinetInterface {
 			tenants, all, err := phoneReach(tx, a.OwnerIN, a.Phone)
 			if err != nil || !all && len(tenants) == 0 {
@@ -84,21 +76,45 @@ func (s *Service) ListContracts(a *Access, q ContractQuery) ([]*ContractView, in
 				q.Counterparties = tenants
 			}
 		}
-		page, err := tx.ListContracts(q)
-		if err != nil {
-			return err
-		}
-		total = page.Total
-		for _, c := range page.Contracts {
-			v, err := viewOf(tx, c)
-			if err != nil {
-				return err
-			}
-			views = append(views, v)
-		}
-		return nil
+		views, total, err = listViews(tx, q)
+		return err
 	})
 	return views, total, err
+}
+
+// check refuses a query with an unknown status, a template id that is not
+// a UUID or a page out of bounds.
+func (q *ContractQuery) check() error {
+	for _, st := range q.Statuses {
+		if !contains(ContractStatuses, st) {
+			return Errorf(EINVALID, "statuses: unknown status %q", st)
+		}
+	}
+	if q.TemplateID != "" && uuid.Validate(q.TemplateID) != nil {
+		return Errorf(EINVALID, "templateId: must be a UUID")
+	}
+	if q.Page < 0 || q.Size < 1 {
+		return Errorf(EINVALID, "page must be 0 or more and size 1 or more")
+	}
+	return nil
+}
+
+// listViews returns the page of q, each contract with its view, and the
+// number of contracts q matches.
+func listViews(tx Tx, q ContractQuery) ([]*ContractView, int, error) {
+	page, err := tx.ListContracts(q)
+	if err != nil {
+		return nil, 0, err
+	}
+	var views []*ContractView
+	for _, c := range page.Contracts {
+		v, err := viewOf(tx, c)
+		if err != nil {
+			return nil, 0, err
+		}
+		views = append(views, v)
+	}
+	return views, page.Total, nil
 }
 
 func viewOf(tx Tx, c *Contract) (*ContractView, error) {
