@@ -11,22 +11,7 @@ import (
 // that leaves the memo valid, sends readers back to a transaction, whose
 // check makes the memo fresh again.
 func TestFreshMemoEndsWithAnyWrite(t *testing.T) {
-	db := openCacheDB(t)
-	c := &signflow.Contract{ID: "c1", Number: "2026-000001", Seq: 1, Status: signflow.StatusCreated, BuyerIN: "31234567890123",
-		SellerIN: "301234567", BuyerStatus: signflow.PartyPending, SellerStatus: signflow.PartyPending}
-	update := func(fn func(signflow.Tx) error) {
-		t.Helper()
-		if err := db.Update(fn); err != nil {
-			t.Fatal(err)
-		}
-	}
-	view := func(fn func(signflow.Tx) error) {
-		t.Helper()
-		if err := db.View(fn); err != nil {
-			t.Fatal(err)
-		}
-	}
-	update(func(tx signflow.Tx) error { return tx.PutContract(c) })
+	db, c, update, view := memoWorld(t)
 	if m := db.FreshMemo("c1", "m"); m != nil {
 		t.Fatalf("before any memo: %v", m)
 	}

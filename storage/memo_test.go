@@ -12,16 +12,7 @@ import (
 // snapshot is known to hold in it, and still lost when the contract changes
 // after.
 func TestMemoFollowsWrites(t *testing.T) {
-	db := openCacheDB(t)
-	c := &signflow.Contract{ID: "c1", Number: "2026-000001", Seq: 1, Status: signflow.StatusCreated, BuyerIN: "31234567890123",
-		SellerIN: "301234567", BuyerStatus: signflow.PartyPending, SellerStatus: signflow.PartyPending}
-	update := func(fn func(signflow.Tx) error) {
-		t.Helper()
-		if err := db.Update(fn); err != nil {
-			t.Fatal(err)
-		}
-	}
-	update(func(tx signflow.Tx) error { return tx.PutContract(c) })
+	db, c, update, _ := memoWorld(t)
 	// keep reads the contract and keeps v as its memo "m".
 	keep := func(v string) {
 		t.Helper()

@@ -11,6 +11,7 @@ import (
 	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/storage"
+	"contracts/storage/storagetest"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -55,24 +56,7 @@ func pairCountProblems(btx *bolt.Tx, contracts map[string]*signflow.Contract) []
 // with the same totals as before.
 func TestPairCountsRebuiltByMigration(t *testing.T) {
 	w := fixture.NewStandard(t)
-	appA := w.Access(t, w.AppA)
-	var ids []string
-	for i := range 40 {
-		tpl := w.Template.ID
-		if i%3 == 0 {
-			tpl = w.Other.ID
-		}
-		c, err := w.Service.CreateContract(appA, &signflow.ContractInput{TemplateID: tpl, BuyerIN: fixture.CustomerIN, Price: 100}, signflow.Actor{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, c.ID)
-	}
-	for _, id := range ids[:7] {
-		if _, err := w.Service.Cancel(appA, id, signflow.Actor{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storagetest.CustomerContracts(t, w, 40, 7)
 	queries := []signflow.ContractQuery{
 		{OwnerIN: fixture.OwnerIN, AllTemplates: true, Search: fixture.CustomerIN, Size: 3},
 		{OwnerIN: fixture.OwnerIN, AllTemplates: true, Search: fixture.CustomerIN[:2], Size: 3, Page: 11},

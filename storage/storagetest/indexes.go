@@ -91,15 +91,14 @@ func testIndexesFollowChanges(t *testing.T, e Engine) {
 	})
 }
 
-// CountScenario creates contracts of two templates in a Standard world and
-// cancels some; the check it returns asserts that the totals lists report
-// on store (the world's, or the same data reopened) equal a tally made by
-// hand, for every kind of filter the counts answer.
-func CountScenario(t *testing.T, w *fixture.Standard) (check func(store signflow.Store, when string)) {
+// CustomerContracts has app A create n contracts with the customer, every
+// third of the other template, and cancel the first cancelled of them; it
+// returns their ids in the order made.
+func CustomerContracts(t *testing.T, w *fixture.Standard, n, cancelled int) []string {
 	t.Helper()
 	appA := w.Access(t, w.AppA)
 	var ids []string
-	for i := 0; i < 12; i++ {
+	for i := range n {
 		tpl := w.Template.ID
 		if i%3 == 0 {
 			tpl = w.Other.ID
@@ -110,11 +109,21 @@ func CountScenario(t *testing.T, w *fixture.Standard) (check func(store signflow
 		}
 		ids = append(ids, c.ID)
 	}
-	for _, id := range ids[:5] {
+	for _, id := range ids[:cancelled] {
 		if _, err := w.Service.Cancel(appA, id, signflow.Actor{}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return ids
+}
+
+// CountScenario creates contracts of two templates in a Standard world and
+// cancels some; the check it returns asserts that the totals lists report
+// on store (the world's, or the same data reopened) equal a tally made by
+// hand, for every kind of filter the counts answer.
+func CountScenario(t *testing.T, w *fixture.Standard) (check func(store signflow.Store, when string)) {
+	t.Helper()
+	ids := CustomerContracts(t, w, 12, 5)
 	queries := map[string]signflow.ContractQuery{
 		"all":                {AllTemplates: true},
 		"created":            {AllTemplates: true, Statuses: []string{signflow.StatusCreated}},
