@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"encoding/base64"
-	"fmt"
 	"time"
 )
 
@@ -216,15 +215,4 @@ func (l *CabinetLogin) startSend(now time.Time) error {
 		return &ResendWaitError{After: wait}
 	}
 	return nil
-}
-
-// loginCodeText is the login SMS in the page's language.
-func loginCodeText(lang, code string) string {
-	switch lang {
-	case "ru":
-		return fmt.Sprintf("Код для входа в кабинет: %s. Никому не сообщайте его.", code)
-	case "en":
-		return fmt.Sprintf("Your cabinet login code: %s. Do not share it with anyone.", code)
-	}
-	return fmt.Sprintf("Kabinetga kirish kodi: %s. Uni hech kimga bermang.", code)
 }

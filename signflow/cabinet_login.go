@@ -66,7 +66,7 @@ func (c *Cabinet) SendLoginCode(in, lang, binding string, actor Actor) (*LoginCo
 		return nil, err
 	}
 	for _, t := range texts {
-		c.texts.Enqueue(t.phone, loginCodeText(lang, t.code))
+		c.texts.Enqueue(t.phone, c.svc.opt.Texts.Render(SMSCabinetCode, lang, map[string]string{"code": t.code}))
 	}
 	return out, nil
 }

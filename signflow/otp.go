@@ -106,7 +106,7 @@ func (s *Service) SendCode(ctx context.Context, token string, actor Actor) (*Cod
 		if err := s.auditSession(tx, c, sess, AuditCodeSent, actor, fmt.Sprintf("code %d of %d to %s", o.Sends, MaxCodeSends, MaskPhone(client.Phone))); err != nil {
 			return err
 		}
-		sessID, phone, text = sess.ID, client.Phone, codeText(sess.Lang, code, c.Number)
+		sessID, phone, text = sess.ID, client.Phone, s.opt.Texts.Render(SMSSignCode, sess.Lang, map[string]string{"code": code, "number": c.Number})
 		out = codeState(sess, now)
 		out.Phone = MaskPhone(client.Phone)
 		return nil
@@ -227,17 +227,6 @@ func newCode() string {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
 	return fmt.Sprintf("%05d", n.Int64())
-}
-
-// codeText is the SMS: the code and the contract number, in the session's language.
-func codeText(lang, code, number string) string {
-	switch lang {
-	case "ru":
-		return fmt.Sprintf("Код %s для подписания договора № %s. Никому не сообщайте его.", code, number)
-	case "en":
-		return fmt.Sprintf("Code %s to sign contract No. %s. Do not share it with anyone.", code, number)
-	}
-	return fmt.Sprintf("%s-sonli shartnomani imzolash kodi: %s. Uni hech kimga bermang.", number, code)
 }
 
 // MaskPhone hides the middle of a phone number: "+99890*****67".

@@ -23,10 +23,12 @@ type Sealer interface {
 
 // Options configure a Service.
 type Options struct {
-	Now        TimeSource
-	Secret     []byte // keys the HMACs of tokens and SMS codes
-	Sealer     Sealer
-	SMS        SMSSender
+	Now    TimeSource
+	Secret []byte // keys the HMACs of tokens and SMS codes
+	Sealer Sealer
+	SMS    SMSSender
+	// Texts are the SMS texts by kind and language; nil means DefaultSMSTexts.
+	Texts      SMSTexts
 	SessionTTL time.Duration
 	OTPTTL     time.Duration
 	// Methods lists the signing methods that are configured; OTP_SMS always is.
@@ -70,6 +72,9 @@ func NewService(store Store, opt Options) *Service {
 		opt.Methods = map[string]bool{}
 	}
 	opt.Methods[MethodOTP] = true
+	if opt.Texts == nil {
+		opt.Texts = DefaultSMSTexts()
+	}
 	return &Service{store: store, opt: opt}
 }
 
