@@ -122,7 +122,7 @@ func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, 
 	now := UTC(clock)
 	c := &Contract{ID: newOrderedID(), Status: StatusCreated, Purpose: t.Purpose, BuyerStatus: PartyPending, SellerStatus: PartyPending,
 		BuyerIN: in.BuyerIN, SellerIN: in.SellerIN, Price: in.Price, InitialPayment: in.InitialPayment, Currency: in.Currency,
-		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
+		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, TemplateVersion: t.Version, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
 		Values: []Value{}, Payments: []Payment{}, Products: []Product{}}
 	if c.Currency == "" {
 		c.Currency = "UZS"

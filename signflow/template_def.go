@@ -42,6 +42,7 @@ type FieldDef struct {
 	Type         string   `json:"type" yaml:"type"`
 	Position     string   `json:"position" yaml:"position"`
 	ProductField bool     `json:"productField" yaml:"productField"`
+	Required     bool     `json:"required" yaml:"required"`
 	Options      []string `json:"options" yaml:"options"`
 	Name         Text     `json:"name" yaml:"name"`
 }
@@ -153,11 +154,11 @@ func (d *TemplateDefinition) Template(id string, now TimeSource) *Template {
 		LegalVerificationType: or(d.LegalVerificationType, MethodEIMZO), EnabledCurrencies: d.EnabledCurrencies,
 		ProductEnabled: d.ProductEnabled, ProductRequired: d.ProductRequired, PaymentScheduleEnabled: d.PaymentScheduleEnabled,
 		InitialPaymentEnabled: d.InitialPaymentEnabled, WitnessEnabled: d.WitnessEnabled, WitnessCount: d.WitnessCount,
-		Body: d.Body, CreatedAt: at, UpdatedAt: at,
+		Body: d.Body, CreatedAt: at, UpdatedAt: at, Version: 1,
 	}
 	for _, f := range d.Fields {
 		fd := Field{ID: NewID(), TemplateID: id, Name: f.Name, KeyName: f.KeyName, Type: f.Type,
-			Position: or(f.Position, "BOTTOM"), ProductField: f.ProductField, Options: f.Options, CreatedAt: at, UpdatedAt: at}
+			Position: or(f.Position, "BOTTOM"), ProductField: f.ProductField, Required: f.Required, Options: f.Options, CreatedAt: at, UpdatedAt: at}
 		if f.ParentKey != "" {
 			pk := f.ParentKey
 			fd.ParentKey = &pk
