@@ -69,6 +69,9 @@ func ParseTemplateDefinition(data []byte, isYAML bool) (*TemplateDefinition, err
 // Validate checks the definition and names the first problem, with its
 // line when the definition was parsed from text.
 func (d *TemplateDefinition) Validate() error {
+	if err := d.unknownKey(); err != nil {
+		return err
+	}
 	if !d.Name.complete() {
 		return d.refuse("name", "uz, ru and en are required")
 	}
@@ -82,6 +85,7 @@ func (d *TemplateDefinition) Validate() error {
 		key, val string
 		allowed  []string
 	}{
+		{"type", d.Type, TemplateTypes},
 		{"status", d.Status, []string{TemplatePublished, TemplateDraft}},
 		{"purpose", d.Purpose, Purposes},
 		{"exchangeMode", d.ExchangeMode, ExchangeModes},
@@ -129,7 +133,7 @@ func (d *TemplateDefinition) Validate() error {
 			return d.refuse(fmt.Sprintf("fields[%d].parentKey", i), "no field %q", f.ParentKey)
 		}
 	}
-	return nil
+	return d.unknownPlaceholder()
 }
 
 func isKeyName(s string) bool {
