@@ -13,10 +13,10 @@ var (
 	templates = newTable("templates", "Template", []string{"id"}, nil)
 	// templateVersions keeps every version of every template (schema 3).
 	templateVersions = newTable("template_versions", "Template version", []string{"id", "version"}, nil)
-	apps      = newTable("apps", "App", []string{"id"}, nil)
-	apiKeys   = newTable("api_keys", "Key", []string{"id"}, []string{"hash", "owner_in"})
-	owners    = newTable("owners", "Owner", []string{"client_in"}, nil)
-	claims    = newTable("claims", "Client", []string{"client_in", "tenant"}, nil)
+	apps             = newTable("apps", "App", []string{"id"}, nil)
+	apiKeys          = newTable("api_keys", "Key", []string{"id"}, []string{"hash", "owner_in"})
+	owners           = newTable("owners", "Owner", []string{"client_in"}, nil)
+	claims           = newTable("claims", "Client", []string{"client_in", "tenant"}, nil)
 )
 
 // bumpCredentials moves the credentials version on in the transaction of
