@@ -211,12 +211,14 @@ INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard
 // schema3 keeps every version of every template; the templates stored so
 // far become version 1.
 const schema3 = `
-CREATE TABLE template_versions (
+CREATE TABLE IF NOT EXISTS template_versions (
 	id text COLLATE "C",
 	version integer,
 	ver bigint NOT NULL,
 	data json NOT NULL,
 	PRIMARY KEY (id, version));
-UPDATE templates SET data = jsonb_set(data::jsonb, '{version}', '1')::json, ver = ver + 1;
-INSERT INTO template_versions (id, version, ver, data) SELECT id, 1, 1, data FROM templates;
+UPDATE templates SET data = jsonb_set(data::jsonb, '{version}', '1')::json, ver = ver + 1
+	WHERE (data::jsonb ? 'version') IS NOT TRUE;
+INSERT INTO template_versions (id, version, ver, data)
+	SELECT id, (data->>'version')::integer, 1, data FROM templates ON CONFLICT DO NOTHING;
 `
