@@ -50,8 +50,11 @@ func (s *Service) AdminTemplateVersions(id string) ([]*Template, error) {
 // templateOf is the version of its template contract c was made from.
 func templateOf(tx Tx, c *Contract) (*Template, error) {
 	t, err := tx.Template(c.TemplateID)
-	if err != nil || t.Version == max(c.TemplateVersion, 1) {
+	if err != nil || t.Version == c.FromVersion() {
 		return t, err
 	}
-	return tx.TemplateVersion(c.TemplateID, max(c.TemplateVersion, 1))
+	return tx.TemplateVersion(c.TemplateID, c.FromVersion())
 }
+
+// FromVersion is the version of its template the contract was made from.
+func (c *Contract) FromVersion() int { return max(c.TemplateVersion, 1) }
