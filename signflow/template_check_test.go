@@ -1,6 +1,7 @@
 package signflow_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -113,6 +114,20 @@ func TestOptionalBlankPrintsDash(t *testing.T) {
 	for lang, want := range map[string]string{"uz": "a=— n=—", "ru": "a=—", "en": "n=—."} {
 		if got := signflow.FillBody(v, lang, signflow.BodyFormat{}); got != want {
 			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+}
+
+// Every built-in placeholder an import accepts is documented.
+func TestBuiltinsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/templates.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(doc), "## The body")
+	for _, b := range signflow.Builtins {
+		if !strings.Contains(body, "`{{"+b+"}}`") {
+			t.Errorf("docs/templates.md does not document {{%s}}", b)
 		}
 	}
 }
