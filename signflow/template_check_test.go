@@ -131,3 +131,18 @@ func TestBuiltinsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// The document hash covers the template version from 2 on; a contract of
+// version 1, or from before versions, hashes as it did.
+func TestHashCoversTemplateVersion(t *testing.T) {
+	c := &signflow.Contract{ID: "c", Number: "2026-000001", TemplateID: "t", Price: 100}
+	before := signflow.DocumentHash(c)
+	c.TemplateVersion = 1
+	if signflow.DocumentHash(c) != before {
+		t.Fatal("version 1 changed the hash")
+	}
+	c.TemplateVersion = 2
+	if signflow.DocumentHash(c) == before {
+		t.Fatal("version 2 hashes as version 1")
+	}
+}
