@@ -17,7 +17,9 @@ type BodyFormat struct {
 // FillBody renders the template body in lang with the contract's data:
 // {{keyName}} of each value, {{price}}, {{initialPayment}}, {{currency}},
 // {{number}}, {{buyer.name}}, {{buyer.in}}, {{seller.name}}, {{seller.in}}.
-// Unknown placeholders become empty.
+// A placeholder with nothing to print (an optional field left empty, or a
+// name a template from before the import checks does not have) prints as
+// Blank, never as nothing.
 func FillBody(v *ContractView, lang string, f BodyFormat) string {
 	money := func(minor int64) string { return string(MajorNumber(minor)) }
 	if f.Money != nil {
@@ -40,9 +42,15 @@ func FillBody(v *ContractView, lang string, f BodyFormat) string {
 		body = v.Template.Body.In(lang)
 	}
 	return placeholder.ReplaceAllStringFunc(body, func(m string) string {
-		return vars[strings.TrimSpace(m[2:len(m)-2])]
+		if s := vars[strings.TrimSpace(m[2:len(m)-2])]; strings.TrimSpace(s) != "" {
+			return s
+		}
+		return Blank
 	})
 }
+
+// Blank stands where a placeholder has nothing to print, in every language.
+const Blank = "—"
 
 func partyName(c *Client, in string) string {
 	if n := c.Name(); n != "" {

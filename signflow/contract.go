@@ -63,11 +63,14 @@ type Contract struct {
 	// Parties are the parties' details as of the contract's last change
 	// (contract_record.go); nil on a contract last changed before they
 	// were kept.
-	Parties   *PartyRecords `json:"parties,omitempty"`
-	Deleted   bool          `json:"deleted"`
-	CreatedAt time.Time     `json:"createdAt"`
-	UpdatedAt time.Time     `json:"updatedAt"`
-	Version   int64         `json:"version"`
+	Parties *PartyRecords `json:"parties,omitempty"`
+	// TemplateVersion is the version of the template the contract was
+	// made from; 0 on a contract made before versions, which is version 1.
+	TemplateVersion int       `json:"templateVersion,omitempty"`
+	Deleted         bool      `json:"deleted"`
+	CreatedAt       time.Time `json:"createdAt"`
+	UpdatedAt       time.Time `json:"updatedAt"`
+	Version         int64     `json:"version"`
 }
 
 // Value is a filled template field.
@@ -162,9 +165,15 @@ func documentTerms(c *Contract) []byte {
 		Payments                                                                  [][2]any
 		Witnesses                                                                 []string
 		Products                                                                  []product
+		// TemplateVersion is left out at 0 and 1, so that the hash of a
+		// contract made before versions stays what it was.
+		TemplateVersion int `json:",omitempty"`
 	}{ID: c.ID, Number: c.Number, Template: c.TemplateID, Purpose: c.Purpose, Buyer: c.BuyerIN, Seller: c.SellerIN,
 		Creator: c.CreatorIN, Currency: c.Currency, Delivery: timeText(c.DeliveryAt), Price: c.Price, Initial: c.InitialPayment,
 		Witnesses: c.WitnessIDs}
+	if c.TemplateVersion > 1 {
+		terms.TemplateVersion = c.TemplateVersion
+	}
 	for _, v := range c.Values {
 		terms.Values = append(terms.Values, value{v.TemplateFieldID, v.KeyName, v.Value})
 	}

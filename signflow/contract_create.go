@@ -57,10 +57,10 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	if err := resolveParties(a, in); err != nil {
 		return nil, err
 	}
-	// Templates never change once stored, so the contract is built and
-	// checked before the write: the batched write transaction does only
-	// the numbering and the puts, and a refused request never makes a
-	// batch roll back and run again.
+	// A template version never changes once stored, so the contract is
+	// built and checked before the write against the version read here:
+	// the batched write transaction does only the numbering and the puts,
+	// and a refused request never makes a batch roll back and run again.
 	var t *Template
 	err := s.store.View(func(tx Tx) (err error) { t, err = tx.Template(in.TemplateID); return err })
 	if ErrorCode(err) == ENOTFOUND {
@@ -122,7 +122,7 @@ func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, 
 	now := UTC(clock)
 	c := &Contract{ID: newOrderedID(), Status: StatusCreated, Purpose: t.Purpose, BuyerStatus: PartyPending, SellerStatus: PartyPending,
 		BuyerIN: in.BuyerIN, SellerIN: in.SellerIN, Price: in.Price, InitialPayment: in.InitialPayment, Currency: in.Currency,
-		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
+		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, TemplateVersion: t.Version, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
 		Values: []Value{}, Payments: []Payment{}, Products: []Product{}}
 	if c.Currency == "" {
 		c.Currency = "UZS"
@@ -203,8 +203,16 @@ func addValues(c *Contract, t *Template, values []ValueInput, now time.Time) err
 		if err := checkFieldValue(f, v.Value); err != nil {
 			return Errorf(EINVALID, "values[%d] (%s): %s", i, f.KeyName, err.(*Error).Message)
 		}
+		if f.Required && strings.TrimSpace(v.Value) == "" {
+			return Errorf(EINVALID, "values[%d] (%s): required by the template, must not be empty", i, f.KeyName)
+		}
 		c.Values = append(c.Values, Value{ID: NewID(), Position: v.Position, Value: v.Value, TemplateID: t.ID,
 			TemplateFieldID: f.ID, KeyName: f.KeyName, CreatedAt: now, UpdatedAt: now})
+	}
+	for _, f := range t.Fields {
+		if f.Required && !f.Deleted && !f.ProductField && !seen[f.ID] {
+			return Errorf(EINVALID, "values: %s is required by the template", f.KeyName)
+		}
 	}
 	return nil
 }

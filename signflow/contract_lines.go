@@ -80,8 +80,19 @@ func addProducts(c *Contract, t *Template, products []Product) error {
 				return Errorf(EINVALID, "products[%d].values: %q is not a product field of the template", i, k)
 			}
 		}
+		for _, f := range t.Fields {
+			if f.Required && !f.Deleted && f.ProductField && blank(p.Values[f.KeyName]) {
+				return Errorf(EINVALID, "products[%d].values: %s is required by the template", i, f.KeyName)
+			}
+		}
 		p.ID, p.DeliveryAt = NewID(), utcPtr(p.DeliveryAt)
 		c.Products = append(c.Products, p)
 	}
 	return nil
+}
+
+// blank reports whether a product field's value says nothing.
+func blank(v any) bool {
+	s, ok := v.(string)
+	return v == nil || ok && strings.TrimSpace(s) == ""
 }

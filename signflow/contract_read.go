@@ -120,7 +120,7 @@ func listViews(tx Tx, q ContractQuery) ([]*ContractView, int, error) {
 func viewOf(tx Tx, c *Contract) (*ContractView, error) {
 	v := &ContractView{Contract: c}
 	var err error
-	if v.Template, err = tx.Template(c.TemplateID); err != nil {
+	if v.Template, err = templateOf(tx, c); err != nil {
 		return nil, err
 	}
 	clients := map[string]*Client{}

@@ -105,7 +105,7 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 // can work here: a configured provider, and for SMS codes a phone that the
 // contract's creator's tenant holds for the signer.
 func (s *Service) methodFor(tx Tx, c *Contract, signerIN string) (string, error) {
-	t, err := tx.Template(c.TemplateID)
+	t, err := templateOf(tx, c)
 	if err != nil {
 		return "", err
 	}

@@ -26,7 +26,13 @@ type Tx interface {
 	PutClaim(tenant string, c *Client) error
 	Claims(in string) ([]TenantClaim, error)
 
+	// Template is the newest version of the template; TemplateVersion
+	// one version of it (ENOTFOUND if it has none such) and
+	// TemplateVersions all of them, oldest first. PutTemplate writes t as
+	// the newest version and as its version t.Version.
 	Template(id string) (*Template, error)
+	TemplateVersion(id string, version int) (*Template, error)
+	TemplateVersions(id string) ([]*Template, error)
 	Templates() ([]*Template, error)
 	PutTemplate(t *Template) error
 

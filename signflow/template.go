@@ -69,6 +69,9 @@ type Template struct {
 	Body                       Text      `json:"body"`
 	CreatedAt                  time.Time `json:"createdAt"`
 	UpdatedAt                  time.Time `json:"updatedAt"`
+	// Version counts the definitions stored under the id, from 1
+	// (storage gave every template stored before versions 1).
+	Version int `json:"version"`
 }
 
 // Field is one input of a template.
@@ -81,6 +84,7 @@ type Field struct {
 	Type         string    `json:"type"`
 	Position     string    `json:"position"`
 	ProductField bool      `json:"productField"`
+	Required     bool      `json:"required,omitempty"`
 	Options      []string  `json:"options,omitempty"`
 	Deleted      bool      `json:"deleted"`
 	CreatedAt    time.Time `json:"createdDate"`

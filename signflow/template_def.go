@@ -42,6 +42,7 @@ type FieldDef struct {
 	Type         string   `json:"type" yaml:"type"`
 	Position     string   `json:"position" yaml:"position"`
 	ProductField bool     `json:"productField" yaml:"productField"`
+	Required     bool     `json:"required" yaml:"required"`
 	Options      []string `json:"options" yaml:"options"`
 	Name         Text     `json:"name" yaml:"name"`
 }
@@ -68,6 +69,9 @@ func ParseTemplateDefinition(data []byte, isYAML bool) (*TemplateDefinition, err
 // Validate checks the definition and names the first problem, with its
 // line when the definition was parsed from text.
 func (d *TemplateDefinition) Validate() error {
+	if err := d.unknownKey(); err != nil {
+		return err
+	}
 	if !d.Name.complete() {
 		return d.refuse("name", "uz, ru and en are required")
 	}
@@ -81,6 +85,7 @@ func (d *TemplateDefinition) Validate() error {
 		key, val string
 		allowed  []string
 	}{
+		{"type", d.Type, TemplateTypes},
 		{"status", d.Status, []string{TemplatePublished, TemplateDraft}},
 		{"purpose", d.Purpose, Purposes},
 		{"exchangeMode", d.ExchangeMode, ExchangeModes},
@@ -128,7 +133,7 @@ func (d *TemplateDefinition) Validate() error {
 			return d.refuse(fmt.Sprintf("fields[%d].parentKey", i), "no field %q", f.ParentKey)
 		}
 	}
-	return nil
+	return d.unknownPlaceholder()
 }
 
 func isKeyName(s string) bool {
@@ -153,11 +158,11 @@ func (d *TemplateDefinition) Template(id string, now TimeSource) *Template {
 		LegalVerificationType: or(d.LegalVerificationType, MethodEIMZO), EnabledCurrencies: d.EnabledCurrencies,
 		ProductEnabled: d.ProductEnabled, ProductRequired: d.ProductRequired, PaymentScheduleEnabled: d.PaymentScheduleEnabled,
 		InitialPaymentEnabled: d.InitialPaymentEnabled, WitnessEnabled: d.WitnessEnabled, WitnessCount: d.WitnessCount,
-		Body: d.Body, CreatedAt: at, UpdatedAt: at,
+		Body: d.Body, CreatedAt: at, UpdatedAt: at, Version: 1,
 	}
 	for _, f := range d.Fields {
 		fd := Field{ID: NewID(), TemplateID: id, Name: f.Name, KeyName: f.KeyName, Type: f.Type,
-			Position: or(f.Position, "BOTTOM"), ProductField: f.ProductField, Options: f.Options, CreatedAt: at, UpdatedAt: at}
+			Position: or(f.Position, "BOTTOM"), ProductField: f.ProductField, Required: f.Required, Options: f.Options, CreatedAt: at, UpdatedAt: at}
 		if f.ParentKey != "" {
 			pk := f.ParentKey
 			fd.ParentKey = &pk

@@ -44,6 +44,10 @@ func (d *TemplateDefinition) lineOf(path string) int {
 	return 0
 }
 
+// textLines marks, in the map of sourceLines, the first line of the text
+// of a literal block ("body.uz|"), where a placeholder's line is counted from.
+const textLines = "|"
+
 // sourceLines maps the path of every key of a YAML or JSON text (JSON
 // reads as YAML) to the line of the key; nil when it does not parse.
 func sourceLines(data []byte) map[string]int {
@@ -62,6 +66,9 @@ func sourceLines(data []byte) map[string]int {
 					p = path + "." + p
 				}
 				out[p] = n.Content[i].Line
+				if v := n.Content[i+1]; v.Kind == yaml.ScalarNode && v.Style&yaml.LiteralStyle != 0 {
+					out[p+textLines] = v.Line + 1
+				}
 				walk(n.Content[i+1], p)
 			}
 		case yaml.SequenceNode:

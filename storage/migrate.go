@@ -18,6 +18,7 @@ var migrations = []func(*bolt.Tx) error{
 	recordContractParties,
 	splitDeliveryBodies,
 	createPairCounts,
+	createTemplateVersions,
 }
 
 // CurrentSchema is the schema version this build writes.

@@ -113,8 +113,6 @@ func (t *tx) Templates() ([]*signflow.Template, error) {
 	return out, err
 }
 
-func (t *tx) PutTemplate(v *signflow.Template) error { return t.put(bucketTemplates, []byte(v.ID), v) }
-
 func (t *tx) App(id string) (*signflow.App, error) {
 	v := new(signflow.App)
 	return v, t.get(bucketApps, []byte(id), v, "App")

@@ -25,6 +25,7 @@ const adminUsage = `usage: contracts admin [--url URL] [--token TOKEN] [--json] 
 
   owner create --in N --type CLIENT|COMPANY [--legal-name S] [--first-name S --last-name S] [--phone P]
   template create --file FILE.yaml|FILE.json
+  template update TEMPLATE_ID --file FILE.yaml|FILE.json   (stores the next version)
   template publish TEMPLATE_ID
   template unpublish TEMPLATE_ID
   app create --name S --owner IN --scopes A,B [--all-templates | --templates ID,ID]
@@ -158,14 +159,24 @@ func adminRequest(args []string) (adminCall, error) {
 	case "owner create":
 		o := &signflow.Client{IN: *in, Type: *typ, LegalName: *legal, FirstName: *first, LastName: *last, Phone: *phone}
 		return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.CreateOwner(ctx, o) }, nil
-	case "template create":
+	case "template create", "template update":
 		def, err := os.ReadFile(*file)
 		if err != nil {
 			return nil, fmt.Errorf("--file: %w", err)
 		}
 		ext := strings.ToLower(filepath.Ext(*file))
+		isYAML := ext == ".yaml" || ext == ".yml"
+		if verb == "create" {
+			return func(ctx context.Context, c *adminclient.Client) (any, error) {
+				return c.CreateTemplate(ctx, def, isYAML)
+			}, nil
+		}
+		id, err := id()
+		if err != nil {
+			return nil, err
+		}
 		return func(ctx context.Context, c *adminclient.Client) (any, error) {
-			return c.CreateTemplate(ctx, def, ext == ".yaml" || ext == ".yml")
+			return c.UpdateTemplate(ctx, id, def, isYAML)
 		}, nil
 	case "app create", "key create":
 		in, err := credential()

@@ -104,6 +104,10 @@ func TestServeEndToEnd(t *testing.T) {
 			t.Fatalf("template %s printed: %s", verb, out)
 		}
 	}
+	out = mustRun(t, dir, "admin", "--url", admin, "--data-dir", data, "template", "update", cliTemplate, "--file", tplPath)
+	if field(t, out, "id") != cliTemplate || field(t, out, "version") != "2" {
+		t.Fatalf("template update printed:\n%s", out)
+	}
 	out = mustRun(t, dir, "admin", "--url", admin, "--data-dir", data, "app", "create", "--name", "CLI shop",
 		"--owner", "309876543", "--scopes", "CONTRACTS_READ,CONTRACTS_WRITE", "--templates", cliTemplate,
 		"--webhook-url", "https://shop.example/hook", "--webhook-events", "CONTRACT_CREATED")

@@ -173,7 +173,7 @@ func (c *copier) decode(bucket string, key, value []byte) (func(signflow.Tx) err
 			return nil, errors.New("a claim's key names no tenant")
 		}
 		return put(value, func(tx signflow.Tx, v *signflow.Client) error { return tx.PutClaim(tenant, v) })
-	case "templates":
+	case "templates", "template_versions":
 		return put(value, func(tx signflow.Tx, v *signflow.Template) error { return tx.PutTemplate(v) })
 	case "apps":
 		return put(value, func(tx signflow.Tx, v *signflow.App) error {

@@ -47,6 +47,7 @@ func Register(e *echo.Echo, d Deps) {
 	g := e.Group("/admin/v1", h.auth)
 	g.POST("/owners", h.createOwner)
 	g.POST("/templates", h.createTemplate)
+	g.PUT("/templates/:id", h.updateTemplate)
 	g.POST("/templates/:id/publish", h.publishTemplate)
 	g.POST("/templates/:id/unpublish", h.unpublishTemplate)
 	g.POST("/apps", h.createApp)
@@ -96,13 +97,7 @@ func (h *handler) createOwner(c echo.Context) error {
 }
 
 func (h *handler) createTemplate(c echo.Context) error {
-	data, err := server.ReadBody(c)
-	if err != nil {
-		return err
-	}
-	ct := c.Request().Header.Get(echo.HeaderContentType)
-	isYAML := strings.Contains(ct, "yaml")
-	def, err := signflow.ParseTemplateDefinition(data, isYAML)
+	def, err := definition(c)
 	if err != nil {
 		return err
 	}
@@ -110,11 +105,39 @@ func (h *handler) createTemplate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return server.JSON(c, http.StatusOK, templateCreated(t))
+}
+
+// updateTemplate is PUT /admin/v1/templates/{id}: the definition becomes
+// the template's next version.
+func (h *handler) updateTemplate(c echo.Context) error {
+	def, err := definition(c)
+	if err != nil {
+		return err
+	}
+	t, err := h.Service.UpdateTemplate(c.Param("id"), def)
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, TemplateUpdated{TemplateCreated: templateCreated(t), Version: t.Version})
+}
+
+// definition reads a template definition, YAML or JSON by its Content-Type.
+func definition(c echo.Context) (*signflow.TemplateDefinition, error) {
+	data, err := server.ReadBody(c)
+	if err != nil {
+		return nil, err
+	}
+	isYAML := strings.Contains(c.Request().Header.Get(echo.HeaderContentType), "yaml")
+	return signflow.ParseTemplateDefinition(data, isYAML)
+}
+
+func templateCreated(t *signflow.Template) TemplateCreated {
 	out := TemplateCreated{ID: t.ID, Fields: []TemplateField{}}
 	for _, f := range t.Fields {
 		out.Fields = append(out.Fields, TemplateField{ID: f.ID, KeyName: f.KeyName})
 	}
-	return server.JSON(c, http.StatusOK, out)
+	return out
 }
 
 func (h *handler) publishTemplate(c echo.Context) error {

@@ -348,6 +348,7 @@ func TestAdminRefusals(t *testing.T) {
 		{"POST", "/admin/v1/keys"}, {"POST", "/admin/v1/keys/" + key.ID + "/revoke"}, {"GET", "/admin/v1/deliveries"},
 		{"POST", "/admin/v1/deliveries/x/redeliver"}, {"GET", "/admin/v1/backup"},
 		{"POST", "/admin/v1/templates/" + tpl.ID + "/publish"}, {"POST", "/admin/v1/templates/" + tpl.ID + "/unpublish"},
+		{"PUT", "/admin/v1/templates/" + tpl.ID},
 	}
 	type refusal struct {
 		name, method, path, ctype, body, token string
@@ -419,6 +420,19 @@ buyerName: {uz: a, ru: b, en: c}
 		{"unpublish a malformed template id", "POST", "/admin/v1/templates/no-such/unpublish", "", "", good, 404, "Template not found"},
 		{"template with a wrong line", "POST", "/admin/v1/templates", "application/yaml", threeNames + "fields:\n  - {keyName: a, type: COLOUR, name: {uz: a, ru: b, en: c}}\n",
 			good, 400, `line 5: fields[0].type: unknown field type "COLOUR"`},
+		{"unknown key", "POST", "/admin/v1/templates", "application/yaml", threeNames + "productEnabled: true\nproductRequried: true\n",
+			good, 400, "line 5: productRequried: unknown key"},
+		{"unknown key in JSON", "POST", "/admin/v1/templates", "application/json", "{\"name\": {\"uz\": \"a\", \"ru\": \"b\", \"en\": \"c\"},\n \"Type\": \"B2C\"}",
+			good, 400, "line 2: Type: unknown key"},
+		{"unknown type", "POST", "/admin/v1/templates", "application/yaml", threeNames + "type: B2X\n", good, 400, `line 4: type: "B2X" is not one of B2C, B2B, C2C, B2G`},
+		{"unknown placeholder", "POST", "/admin/v1/templates", "application/yaml", threeNames + "body:\n  uz: |\n    a\n    {{warantyMonths}}\n  ru: b\n  en: c\n",
+			good, 400, "line 7: body.uz: unknown placeholder {{warantyMonths}}"},
+		{"new version with an unknown placeholder", "PUT", "/admin/v1/templates/" + tpl.ID, "application/yaml",
+			strings.Replace(fixture.TemplateYAML, "{{deliveryAddress}}\"\n  ru", "{{deliveryAdress}}\"\n  ru", 1), good, 400, "line 13: body.uz: unknown placeholder {{deliveryAdress}}"},
+		{"new version, malformed", "PUT", "/admin/v1/templates/" + tpl.ID, "application/json", `{"name": `, good, 400, "malformed JSON"},
+		{"new version of an unknown template", "PUT", "/admin/v1/templates/00000000-0000-4000-8000-000000000000", "application/yaml", fixture.TemplateYAML,
+			good, 404, "Template not found"},
+		{"new version of a malformed id", "PUT", "/admin/v1/templates/no-such", "application/yaml", fixture.TemplateYAML, good, 404, "Template not found"},
 		{"redeliver an unknown delivery", "POST", "/admin/v1/deliveries/no-such/redeliver", "", "", good, 404, "Delivery not found"},
 		{"unknown delivery status", "GET", "/admin/v1/deliveries?status=LOST", "", "", good, 400, "status: must be PENDING"},
 		{"unknown admin route", "GET", "/admin/v1/nothing", "", "", good, 404, "No such route"},
@@ -544,4 +558,27 @@ func equalCounts(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// PUT /admin/v1/templates/{id} stores the next version under the same id:
+// fields keep their ids where their keyName stays, YAML or JSON.
+func TestAdminTemplateUpdate(t *testing.T) {
+	a := newAdminServer(t)
+	var tpl admin.TemplateCreated
+	a.ok(t, "POST", "/admin/v1/templates", "application/yaml", fixture.TemplateYAML, 200, &tpl)
+	var v2, v3 admin.TemplateUpdated
+	a.ok(t, "PUT", "/admin/v1/templates/"+tpl.ID, "application/yaml",
+		strings.Replace(fixture.TemplateYAML, "{keyName: warrantyMonths", "{keyName: guarantee", 1), 200, &v2)
+	if v2.ID != tpl.ID || v2.Version != 2 || len(v2.Fields) != 3 || v2.Fields[0] != tpl.Fields[0] || v2.Fields[2] != tpl.Fields[2] ||
+		v2.Fields[1].KeyName != "guarantee" || v2.Fields[1].ID == tpl.Fields[1].ID {
+		t.Fatalf("version 2: %+v, from %+v", v2, tpl)
+	}
+	a.ok(t, "PUT", "/admin/v1/templates/"+tpl.ID, "application/json", templateJSON, 200, &v3)
+	if v3.ID != tpl.ID || v3.Version != 3 {
+		t.Fatalf("version 3: %+v", v3)
+	}
+	versions, err := a.Service.AdminTemplateVersions(tpl.ID)
+	if err != nil || len(versions) != 3 {
+		t.Fatalf("%d versions (%v)", len(versions), err)
+	}
 }

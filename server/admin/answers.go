@@ -10,6 +10,12 @@ type TemplateCreated struct {
 	Fields []TemplateField `json:"fields"`
 }
 
+// TemplateUpdated answers PUT /admin/v1/templates/{id}: the new version.
+type TemplateUpdated struct {
+	TemplateCreated
+	Version int `json:"version"`
+}
+
 // TemplateField is one field of a created template, by the id the
 // contracts name it with.
 type TemplateField struct {

@@ -65,6 +65,9 @@ func Register(e *echo.Echo, d Deps) {
 	e.POST("/console/templates", h.saveTemplate, h.page)
 	e.POST("/console/templates/preview", h.previewTemplate, h.page)
 	e.POST("/console/templates/preview/pdf", h.previewPDF, h.page)
+	e.GET("/console/templates/:id", h.template, h.page)
+	e.POST("/console/templates/:id", h.updateTemplate, h.page)
+	e.POST("/console/templates/:id/preview", h.previewEdit, h.page)
 	e.POST("/console/templates/:id/publish", h.publish, h.page)
 	e.POST("/console/templates/:id/unpublish", h.unpublish, h.page)
 

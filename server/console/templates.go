@@ -24,6 +24,9 @@ type templatesView struct {
 	Preview    *document.Doc
 	PreviewPDF []pdfLink
 	Created    string // the name of the template just saved
+	// Edit is the template whose page this is, with its versions; nil
+	// on the page of every template.
+	Edit *templateDetail
 }
 
 type templateRow struct {
@@ -87,12 +90,16 @@ func definition(c echo.Context) (string, *signflow.TemplateDefinition, error) {
 	return text, def, err
 }
 
+// formPage renders a page with the definition form: the templates page
+// (New template) or a template's page (Edit).
+type formPage func(c echo.Context, v *templatesView, status int) error
+
 // refusedDefinition shows the form again with the refusal beside its line.
-func (h *handler) refusedDefinition(c echo.Context, text string, err error) error {
+func (h *handler) refusedDefinition(c echo.Context, text string, err error, page formPage) error {
 	if !refused(err) {
 		return err
 	}
-	return h.templatesPage(c, &templatesView{Form: true, Definition: text, Problem: problemOf(text, err, h.words(c))}, http.StatusBadRequest)
+	return page(c, &templatesView{Form: true, Definition: text, Problem: problemOf(text, err, h.words(c))}, http.StatusBadRequest)
 }
 
 // problemOf is the refusal err of a definition: signflow's detail beside
@@ -116,33 +123,38 @@ func problemOf(text string, err error, t i18n.Dict) *problem {
 func (h *handler) saveTemplate(c echo.Context) error {
 	text, def, err := definition(c)
 	if err != nil {
-		return h.refusedDefinition(c, text, err)
+		return h.refusedDefinition(c, text, err, h.templatesPage)
 	}
 	t, err := h.svc.CreateTemplate(def)
 	if err != nil {
-		return h.refusedDefinition(c, text, err)
+		return h.refusedDefinition(c, text, err, h.templatesPage)
 	}
 	return c.Redirect(http.StatusSeeOther, "/console/templates?created="+t.ID)
 }
 
 // previewTemplate is POST /console/templates/preview {definition}: the
 // form again, with the contract as the signing page would show it, filled
-// with sample values.
-func (h *handler) previewTemplate(c echo.Context) error {
+// with sample values. POST /console/templates/{id}/preview is the same
+// within Edit.
+func (h *handler) previewTemplate(c echo.Context) error { return h.preview(c, h.templatesPage) }
+
+func (h *handler) previewEdit(c echo.Context) error { return h.preview(c, h.templatePage) }
+
+func (h *handler) preview(c echo.Context, page formPage) error {
 	text, def, err := definition(c)
 	if err != nil {
-		return h.refusedDefinition(c, text, err)
+		return h.refusedDefinition(c, text, err, page)
 	}
 	lang := h.pageLang(c)
 	v, err := h.svc.SampleContract(def, lang, sampleWords(lang))
 	if err != nil {
-		return h.refusedDefinition(c, text, err)
+		return h.refusedDefinition(c, text, err, page)
 	}
 	view := &templatesView{Form: true, Definition: text, Preview: document.New(v, nil, lang, document.Options{})}
 	for _, l := range signflow.Languages {
 		view.PreviewPDF = append(view.PreviewPDF, pdfLink{Lang: l, Label: "PDF " + l})
 	}
-	return h.templatesPage(c, view, http.StatusOK)
+	return page(c, view, http.StatusOK)
 }
 
 // previewPDF is POST /console/templates/preview/pdf {definition, lang}:
@@ -151,12 +163,12 @@ func (h *handler) previewTemplate(c echo.Context) error {
 func (h *handler) previewPDF(c echo.Context) error {
 	text, def, err := definition(c)
 	if err != nil {
-		return h.refusedDefinition(c, text, err)
+		return h.refusedDefinition(c, text, err, h.templatesPage)
 	}
 	lang := document.Lang(c.FormValue("lang"))
 	v, err := h.svc.SampleContract(def, lang, sampleWords(lang))
 	if err != nil {
-		return h.refusedDefinition(c, text, err)
+		return h.refusedDefinition(c, text, err, h.templatesPage)
 	}
 	var buf bytes.Buffer
 	if err := pdf.Contract(&buf, v, nil, lang, ""); err != nil {

@@ -40,6 +40,7 @@ func appendContract(b []byte, v *signflow.ContractView) []byte {
 	b = appendOpt(append(b, `,"currencyId":`...), currencyID(c.Currency))
 	b = appendOptTime(append(b, `,"deliveryAt":`...), c.DeliveryAt)
 	b = appendField(b, "templateId", c.TemplateID)
+	b = strconv.AppendInt(append(b, `,"templateVersion":`...), int64(c.FromVersion()), 10)
 	b = append(b, `,"template":`...)
 	if t := v.Template; t == nil {
 		b = append(b, "null"...)

@@ -52,7 +52,7 @@ func TestReadContract(t *testing.T) {
 
 	body := e.do("GET", "/v1/contracts/"+id, tok, nil).JSON(t)
 	assertKeys(t, body, "id", "number", "status", "purpose", "buyerStatus", "sellerStatus", "buyerIn", "sellerIn", "creatorIn",
-		"price", "initialPayment", "currency", "currencyId", "deliveryAt", "templateId", "template", "buyer", "seller",
+		"price", "initialPayment", "currency", "currencyId", "deliveryAt", "templateId", "templateVersion", "template", "buyer", "seller",
 		"createdBy", "buyerUserId", "sellerUserId", "values", "products", "payments", "witnessIds", "deleted",
 		"createdDate", "lastModifiedDate", "version")
 	assertKeys(t, body["buyer"].(map[string]any), "id", "firstName", "lastName", "phone", "legalName", "type")

@@ -41,6 +41,7 @@ type fieldItem struct {
 	Type             string    `json:"type"`
 	Position         string    `json:"position"`
 	ProductField     bool      `json:"productField"`
+	Required         bool      `json:"required"`
 	Deleted          bool      `json:"deleted"`
 	CreatedDate      wire.Time `json:"createdDate"`
 	LastModifiedDate wire.Time `json:"lastModifiedDate"`
@@ -74,7 +75,7 @@ func (h *handler) templateFields(c echo.Context) error {
 	for _, f := range t.Fields {
 		out = append(out, fieldItem{ID: f.ID, ParentKey: f.ParentKey, TemplateID: t.ID, NameUz: f.Name.UZ,
 			NameRu: f.Name.RU, NameEn: f.Name.EN, KeyName: f.KeyName, Type: f.Type, Position: f.Position,
-			ProductField: f.ProductField, Deleted: f.Deleted, CreatedDate: wire.Time(f.CreatedAt),
+			ProductField: f.ProductField, Required: f.Required, Deleted: f.Deleted, CreatedDate: wire.Time(f.CreatedAt),
 			LastModifiedDate: wire.Time(f.UpdatedAt)})
 	}
 	return server.JSON(c, http.StatusOK, out)

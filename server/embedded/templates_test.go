@@ -63,7 +63,7 @@ func TestTemplateWireShape(t *testing.T) {
 		t.Fatalf("fields: %v %v", fields, err)
 	}
 	assertKeys(t, fields[0], "id", "parentKey", "templateId", "nameUz", "nameRu", "nameEn", "keyName", "type", "position",
-		"productField", "deleted", "createdDate", "lastModifiedDate")
+		"productField", "required", "deleted", "createdDate", "lastModifiedDate")
 	if fields[0]["id"] != e.Template.Fields[0].ID || fields[0]["keyName"] != "deliveryAddress" {
 		t.Errorf("fields out of definition order: %v", fields[0])
 	}

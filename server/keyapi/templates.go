@@ -40,6 +40,7 @@ type fieldItem struct {
 	Type         string  `json:"type"`
 	Position     string  `json:"position"`
 	ProductField bool    `json:"productField"`
+	Required     bool    `json:"required"`
 }
 
 // published is the key interface's view of templates: PUBLISHED only.
@@ -75,7 +76,7 @@ func (h *handler) templateFields(c echo.Context) error {
 			continue
 		}
 		out = append(out, fieldItem{ID: f.ID, ParentKey: f.ParentKey, TemplateID: t.ID, NameUz: f.Name.UZ, NameRu: f.Name.RU,
-			NameEn: f.Name.EN, KeyName: f.KeyName, Type: f.Type, Position: f.Position, ProductField: f.ProductField})
+			NameEn: f.Name.EN, KeyName: f.KeyName, Type: f.Type, Position: f.Position, ProductField: f.ProductField, Required: f.Required})
 	}
 	return server.JSON(c, http.StatusOK, out)
 }

@@ -67,7 +67,7 @@ func TestTemplateFields(t *testing.T) {
 			t.Errorf("field %d is %v, want %s", i, f["id"], e.Template.Fields[i].ID)
 		}
 	}
-	want := []string{"id", "parentKey", "templateId", "nameUz", "nameRu", "nameEn", "keyName", "type", "position", "productField"}
+	want := []string{"id", "parentKey", "templateId", "nameUz", "nameRu", "nameEn", "keyName", "type", "position", "productField", "required"}
 	if got := keys(fields[0]); !slices.Equal(got, sorted(want)) {
 		t.Fatalf("field keys %v, want %v", got, sorted(want))
 	}

@@ -29,6 +29,9 @@ type contractResponse struct {
 	CreatedBy      *user         `json:"createdBy"`
 	Values         []valueObject `json:"values"`
 	CreatedDate    wire.Time     `json:"createdDate"`
+
+	// TemplateVersion is the version of the template the contract was made from.
+	TemplateVersion int `json:"templateVersion"`
 }
 
 // user is the key interface's user object: the names and type shown in the
@@ -62,7 +65,7 @@ func contractOf(v *signflow.ContractView, withValues bool) contractResponse {
 	out := contractResponse{ID: v.ID, Number: v.Number, Status: v.Status, Purpose: v.Purpose, BuyerStatus: v.BuyerStatus,
 		SellerStatus: v.SellerStatus, BuyerIN: v.BuyerIN, SellerIN: v.SellerIN, CreatorIN: v.CreatorIN,
 		Price: signflow.MinorNumber(v.Price), InitialPayment: signflow.MinorNumber(v.InitialPayment), Currency: v.Currency,
-		DeliveryAt: wire.OptTime(v.DeliveryAt), TemplateID: v.TemplateID, Buyer: userOf(v.Buyer), Seller: userOf(v.Seller),
+		DeliveryAt: wire.OptTime(v.DeliveryAt), TemplateID: v.TemplateID, TemplateVersion: v.FromVersion(), Buyer: userOf(v.Buyer), Seller: userOf(v.Seller),
 		CreatedBy: userOf(v.Creator), Values: []valueObject{}, CreatedDate: wire.Time(v.CreatedAt)}
 	if withValues {
 		for _, val := range v.Values {

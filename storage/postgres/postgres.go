@@ -13,6 +13,7 @@
 //	meta                name -> value the appliance keeps about itself
 //	credentials_version n, moved on by every change of an app or a key (one row)
 //	templates, apps     id
+//	template_versions   id, version: every version of each template (schema 3)
 //	api_keys            id, hash (unique), owner_in
 //	owners              client_in: the admin's record of an owner
 //	owner_names         word, client_in: lower-case name words of owners

@@ -11,10 +11,12 @@ import (
 
 var (
 	templates = newTable("templates", "Template", []string{"id"}, nil)
-	apps      = newTable("apps", "App", []string{"id"}, nil)
-	apiKeys   = newTable("api_keys", "Key", []string{"id"}, []string{"hash", "owner_in"})
-	owners    = newTable("owners", "Owner", []string{"client_in"}, nil)
-	claims    = newTable("claims", "Client", []string{"client_in", "tenant"}, nil)
+	// templateVersions keeps every version of every template (schema 3).
+	templateVersions = newTable("template_versions", "Template version", []string{"id", "version"}, nil)
+	apps             = newTable("apps", "App", []string{"id"}, nil)
+	apiKeys          = newTable("api_keys", "Key", []string{"id"}, []string{"hash", "owner_in"})
+	owners           = newTable("owners", "Owner", []string{"client_in"}, nil)
+	claims           = newTable("claims", "Client", []string{"client_in", "tenant"}, nil)
 )
 
 // bumpCredentials moves the credentials version on in the transaction of
@@ -30,8 +32,23 @@ func (t *tx) Templates() ([]*signflow.Template, error) {
 	return list[signflow.Template](t, "SELECT data FROM templates ORDER BY id")
 }
 
+func (t *tx) TemplateVersion(id string, version int) (*signflow.Template, error) {
+	v := new(signflow.Template)
+	return v, t.read(templateVersions, []any{id, version}, v)
+}
+
+func (t *tx) TemplateVersions(id string) ([]*signflow.Template, error) {
+	if !validText(id) {
+		return nil, nil
+	}
+	return list[signflow.Template](t, "SELECT data FROM template_versions WHERE id = $1 ORDER BY version", id)
+}
+
 func (t *tx) PutTemplate(v *signflow.Template) error {
-	return t.write(templates, []any{v.ID}, nil, v)
+	if err := t.write(templates, []any{v.ID}, nil, v); err != nil {
+		return err
+	}
+	return t.write(templateVersions, []any{v.ID, v.Version}, nil, v)
 }
 
 func (t *tx) App(id string) (*signflow.App, error) {

@@ -10,7 +10,7 @@ import (
 
 // migrations[i] moves the schema from version i to i+1. Append only; each
 // runs in its own transaction with the version it reaches.
-var migrations = []string{schema1, schema2}
+var migrations = []string{schema1, schema2, schema3}
 
 // CurrentSchema is the schema version this build writes.
 func CurrentSchema() int { return len(migrations) }
@@ -206,4 +206,19 @@ CREATE TABLE contract_pair_counts (
 INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
 	SELECT party_in, other_in, template_id, status, (seq % 8)::smallint, count(*)
 	FROM contract_parties GROUP BY 1, 2, 3, 4, 5;
+`
+
+// schema3 keeps every version of every template; the templates stored so
+// far become version 1.
+const schema3 = `
+CREATE TABLE IF NOT EXISTS template_versions (
+	id text COLLATE "C",
+	version integer,
+	ver bigint NOT NULL,
+	data json NOT NULL,
+	PRIMARY KEY (id, version));
+UPDATE templates SET data = jsonb_set(data::jsonb, '{version}', '1')::json, ver = ver + 1
+	WHERE (data::jsonb ? 'version') IS NOT TRUE;
+INSERT INTO template_versions (id, version, ver, data)
+	SELECT id, (data->>'version')::integer, 1, data FROM templates ON CONFLICT DO NOTHING;
 `

@@ -43,17 +43,28 @@ func (c *Client) CreateOwner(ctx context.Context, in *signflow.Client) (*signflo
 
 // CreateTemplate creates a template from its definition, YAML or JSON.
 func (c *Client) CreateTemplate(ctx context.Context, definition []byte, isYAML bool) (*admin.TemplateCreated, error) {
+	out := new(admin.TemplateCreated)
+	return out, c.sendDefinition(ctx, "POST", "/admin/v1/templates", definition, isYAML, out)
+}
+
+func (c *Client) sendDefinition(ctx context.Context, method, path string, definition []byte, isYAML bool, out any) error {
 	ctype := "application/json"
 	if isYAML {
 		ctype = "application/yaml"
 	}
-	res, err := c.do(ctx, "POST", "/admin/v1/templates", ctype, bytes.NewReader(definition))
+	res, err := c.do(ctx, method, path, ctype, bytes.NewReader(definition))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer res.Body.Close()
-	out := new(admin.TemplateCreated)
-	return out, decode(res, out)
+	return decode(res, out)
+}
+
+// UpdateTemplate stores a new definition, YAML or JSON, as the next
+// version of template id.
+func (c *Client) UpdateTemplate(ctx context.Context, id string, definition []byte, isYAML bool) (*admin.TemplateUpdated, error) {
+	out := new(admin.TemplateUpdated)
+	return out, c.sendDefinition(ctx, "PUT", "/admin/v1/templates/"+url.PathEscape(id), definition, isYAML, out)
 }
 
 // PublishTemplate lets new contracts use a template.

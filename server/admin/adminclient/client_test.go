@@ -47,6 +47,14 @@ func TestClientEveryRoute(t *testing.T) {
 	if err != nil || tpl.ID == "" || len(tpl.Fields) == 0 || tpl.Fields[0].KeyName != "deliveryAddress" {
 		t.Fatalf("template: %+v %v", tpl, err)
 	}
+	up, err := c.UpdateTemplate(ctx, tpl.ID, []byte(strings.Replace(fixture.TemplateYAML, "Sales contract", "Sales agreement", 1)), true)
+	if err != nil || up.ID != tpl.ID || up.Version != 2 || up.Fields[0] != tpl.Fields[0] {
+		t.Fatalf("update: %+v %v", up, err)
+	}
+	var refusal *adminclient.Error
+	if _, err := c.UpdateTemplate(ctx, tpl.ID, []byte("type: B2X\n"), true); !errors.As(err, &refusal) || refusal.Code != 400 {
+		t.Fatalf("a refused update: %v", err)
+	}
 	for _, step := range []struct {
 		call func(context.Context, string) error
 		want string
