@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"contracts/internal/config"
@@ -103,6 +104,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
+	a.logAdminToken()
 	box, err := seal.New([]byte(masterKey))
 	if err != nil {
 		return nil, err
@@ -224,6 +226,19 @@ func (a *Appliance) Stop() error {
 	a.log.Info().Msg("stopped")
 	a.logw.Close()
 	return first
+}
+
+// logAdminToken says where the admin token is (never the token): the
+// console's login and "contracts admin" away from the data directory need it.
+func (a *Appliance) logAdminToken() {
+	where := "admin.token in the configuration"
+	if a.cfg.Admin.Token == "" {
+		where = a.cfg.DataPath(config.AdminTokenFile)
+		if abs, err := filepath.Abs(where); err == nil {
+			where = abs
+		}
+	}
+	a.log.Info().Str("adminToken", where).Msg("admin token: read it from " + where + " (the console's login, contracts admin)")
 }
 
 // StartupWarnings are the settings that work but should not stay as they
