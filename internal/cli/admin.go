@@ -42,7 +42,6 @@ flags:
 	return b.String()
 }
 
-
 func adminCommand(ctx context.Context, args []string, env Env) error {
 	fs := pflag.NewFlagSet("admin", pflag.ContinueOnError)
 	fs.SetInterspersed(false)

@@ -77,7 +77,9 @@ func adminRequest(args []string, env Env) (*adminRun, error) {
 	return nil, fmt.Errorf("admin: unknown command %q (run \"contracts admin --help\")", res+" "+verb)
 }
 
-func (r *adminRun) run(ctx context.Context, c *adminclient.Client) (any, error) { return r.call(ctx, c) }
+func (r *adminRun) run(ctx context.Context, c *adminclient.Client) (any, error) {
+	return r.call(ctx, c)
+}
 
 // explain words an API refusal for the command line: a field the caller
 // gave as a flag is named by the flag, and a wrong token by where it came from.
