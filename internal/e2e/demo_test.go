@@ -149,4 +149,3 @@ func waitCode(t *testing.T, p *proc, phone string, before int) string {
 		time.Sleep(50 * time.Millisecond) // polling the log the appliance writes
 	}
 }
-
