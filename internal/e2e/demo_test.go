@@ -80,6 +80,7 @@ func demoFlow(t *testing.T, ctx context.Context, p *proc, admin, lang string) {
 		browsertest.Type(t, f, s["codeLabel"], code)
 		if i == 0 {
 			shot("sign")
+			tablesFitAt390(t, ctx, f)
 		}
 		browsertest.Click(t, f, "button", s["confirm"])
 		browsertest.Click(t, f, "button", s["continue"])
@@ -147,5 +148,29 @@ func waitCode(t *testing.T, p *proc, phone string, before int) string {
 			t.Fatalf("no SMS code to %s in the log:\n%s", phone, p.stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond) // polling the log the appliance writes
+	}
+}
+
+// tablesFitAt390 checks, on a phone's width, that the signing page's goods
+// and payment tables show whole, without scrolling sideways.
+func tablesFitAt390(t *testing.T, ctx, frame context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 2400)); err != nil {
+		t.Fatal(err)
+	}
+	defer chromedp.Do(ctx, chromedp.EmulateViewport(1100, 2400))
+	js := `(() => { const w = [...document.querySelectorAll('.table-wrap')];
+	  return document.documentElement.clientWidth <= 390 && w.length === 2 && w.every(x => x.scrollWidth <= x.clientWidth); })()`
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, err := chromedp.Run(browsertest.Within(t, frame, 2*time.Second), chromedp.Evaluate[bool](js))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			sizes, _ := chromedp.Run(frame, chromedp.Evaluate[string](`[...document.querySelectorAll('.table-wrap')].map(x => x.scrollWidth + '/' + x.clientWidth).join(' ') + ' in ' + document.documentElement.clientWidth`))
+			t.Fatalf("at 390 px a table scrolls sideways (scroll/client widths %s, %v)", sizes, err)
+		}
+		time.Sleep(50 * time.Millisecond) // polling the browser's layout after the resize
 	}
 }
