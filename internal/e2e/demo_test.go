@@ -51,8 +51,13 @@ func TestDemoReachesActiveInABrowser(t *testing.T) {
 
 func demoFlow(t *testing.T, ctx context.Context, p *proc, admin, lang string) {
 	d, s := i18n.Demo.For(lang), i18n.Sign.For(lang)
-	shot := func(name string) {
+	// shot saves the page at 1280 and 390 px (CONTRACTS_SCREENSHOTS), the
+	// signing iframe, when there is one, laid out at that width first.
+	shot := func(name string, frame context.Context) {
 		for _, w := range []int64{1280, 390} {
+			if frame != nil {
+				frameLaidOut(t, ctx, frame, w)
+			}
 			browsertest.Screenshot(t, ctx, "demo-"+lang+"-"+name+"-"+strconv.FormatInt(w, 10), w)
 		}
 		// Back to a tall window: a click in the iframe needs it on screen.
@@ -64,7 +69,7 @@ func demoFlow(t *testing.T, ctx context.Context, p *proc, admin, lang string) {
 		t.Fatal(err)
 	}
 	browsertest.WaitText(t, ctx, d["demo.startTitle"])
-	shot("start")
+	shot("start", nil)
 	browsertest.Click(t, ctx, "button", d["demo.create"])
 	browsertest.WaitText(t, ctx, d["demo.signBuyer"])
 	for i, party := range []struct{ phone, step string }{{"998901234567", "demo.signBuyer"}, {"998907654321", "demo.signSeller"}} {
@@ -79,8 +84,19 @@ func demoFlow(t *testing.T, ctx context.Context, p *proc, admin, lang string) {
 		code := waitCode(t, p, party.phone, before)
 		browsertest.Type(t, f, s["codeLabel"], code)
 		if i == 0 {
-			shot("sign")
+			shot("sign", f)
 			tablesFitAt390(t, ctx, f)
+			if path := os.Getenv("CONTRACTS_DEMO_PNG"); path != "" && lang == "en" {
+				frameLaidOut(t, ctx, f, 1280)
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 760)); err != nil {
+					t.Fatal(err)
+				}
+				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+				if err != nil || os.WriteFile(path, png, 0o644) != nil {
+					t.Fatalf("docs/demo.png: %v", err)
+				}
+				chromedp.Do(ctx, chromedp.EmulateViewport(1100, 2400))
+			}
 		}
 		browsertest.Click(t, f, "button", s["confirm"])
 		browsertest.Click(t, f, "button", s["continue"])
@@ -88,7 +104,7 @@ func demoFlow(t *testing.T, ctx context.Context, p *proc, admin, lang string) {
 	}
 	browsertest.WaitText(t, ctx, d["demo.active"])
 	browsertest.WaitText(t, ctx, "ACTIVE")
-	shot("active")
+	shot("active", nil)
 	pdfURL, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('a.button[href^="/demo/pdf"]').getAttribute('href')`))
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +135,7 @@ func demoFlow(t *testing.T, ctx context.Context, p *proc, admin, lang string) {
 	browsertest.Click(t, ctx, "link", d["demo.verify"])
 	browsertest.WaitText(t, ctx, i18n.Verify.For(lang)["verifyTitle"])
 	browsertest.WaitText(t, ctx, i18n.Document.For(lang)["status.ACTIVE"])
-	shot("verify")
+	shot("verify", nil)
 }
 
 // consoleTexts are the texts the console provider logged for phone.
@@ -172,5 +188,29 @@ func tablesFitAt390(t *testing.T, ctx, frame context.Context) {
 			t.Fatalf("at 390 px a table scrolls sideways (scroll/client widths %s, %v)", sizes, err)
 		}
 		time.Sleep(50 * time.Millisecond) // polling the browser's layout after the resize
+	}
+}
+
+// frameLaidOut sets the tab's width and waits until the signing iframe's
+// document has that layout (Chrome lays a cross-site frame out on its own).
+func frameLaidOut(t *testing.T, ctx, frame context.Context, width int64) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 2400)); err != nil {
+		t.Fatal(err)
+	}
+	outer, err := chromedp.Run(ctx, chromedp.Evaluate[int64](`document.querySelector('#signing iframe').clientWidth`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		inner, err := chromedp.Run(browsertest.Within(t, frame, 2*time.Second), chromedp.Evaluate[int64](`document.documentElement.clientWidth`))
+		if err == nil && inner == outer {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the iframe never took its width %d at %d px: %d (%v)", outer, width, inner, err)
+		}
+		time.Sleep(50 * time.Millisecond) // polling the frame's layout
 	}
 }
