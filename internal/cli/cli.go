@@ -36,7 +36,7 @@ const Usage = `usage: contracts <command> [flags]
 commands:
   serve [--config FILE] [--demo]   run the appliance
   admin <owner|template|app|key|delivery> ...
-                                   call the admin API (run "contracts admin" for help)
+                                   call the admin API ("contracts admin --help" lists them)
   backup --out FILE                write a consistent snapshot of the running appliance
                                    (and, on its host, the data directory's keys beside it)
   restore --from FILE              put a backup in place (appliance stopped)
@@ -48,6 +48,9 @@ commands:
   ready [--url URL]                exit 0 when the appliance answers /readyz with 200
                                    (a container health check)
   version                          print the version
+
+"contracts <command> --help" explains a command's flags. Build this binary
+from the source tree with "go build -o contracts .".
 `
 
 // errHelped ends a command whose --help was printed: not a failure.
