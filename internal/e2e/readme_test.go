@@ -108,6 +108,27 @@ func TestReadmeRuns(t *testing.T) {
 		}
 	}
 
+	// docs/integrating.md, step by step in one shell, from the demo's output
+	// saved as its first block saves it.
+	if err := os.WriteFile(filepath.Join(dir, "demo.txt"), []byte(demo), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "body.json"), []byte(`{"event":"CONTRACT_ACTIVE"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	steps := blocks(t, "docs/integrating.md", "sh")
+	if steps[0] != "go run . serve --demo | tee demo.txt\n" {
+		t.Fatalf("docs/integrating.md starts with %q", steps[0])
+	}
+	testtools.Need(t, "openssl")
+	out = bash("docs/integrating.md", strings.Join(steps[1:], ""))
+	for _, w := range []string{`"type": "CLIENT"`, `"lastName": "Karimov"`, `"keyName": "warrantyMonths"`, `"status": "CREATED"`,
+		`"url": "http://localhost:` + ePort + `/sign/`, `"status": "CANCELLED"`, "sha256=", `"totalElements":`, `"code": 404`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("docs/integrating.md printed no %q:\n%s", w, out)
+		}
+	}
+
 	// The README's configuration errors are the ones a start prints.
 	yaml := filepath.Join(dir, "typo.yaml")
 	os.WriteFile(yaml, []byte("embedded:\n  listne: \":9000\"\n"), 0o600)
