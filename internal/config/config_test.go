@@ -254,7 +254,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "postgres with too few connections", env: with(pgEnv(), "CONTRACTS_DATA__POSTGRES__MAXCONNS", "2"), want: "data.postgres.maxConns"},
 		{name: "postgres timeout too short", env: with(pgEnv(), "CONTRACTS_DATA__POSTGRES__TIMEOUT", "10ms"), want: "data.postgres.timeout"},
 		{name: "webhook lease shorter than two attempts", yaml: "webhooks:\n  lease: 15s\n", want: "webhooks.lease"},
-		{name: "malformed yaml", yaml: "embedded: [unclosed\n", want: "contracts.yaml"},
+		{name: "malformed yaml", yaml: "embedded: [unclosed\n", want: "contracts.yaml: line 1: did not find expected"},
 		{name: "short admin token in env", env: map[string]string{"CONTRACTS_ADMIN__TOKEN": "admin"}, want: "admin.token: at least 32 characters"},
 		{name: "admin token of 31 characters", yaml: "admin:\n  token: " + strings.Repeat("t", 31) + "\n", want: "admin.token"},
 		{name: "allowed host with a scheme", yaml: "admin:\n  allowedHosts: [\"http://console.lan\"]\n", want: "admin.allowedHosts"},

@@ -49,7 +49,8 @@ func Load(fs *pflag.FlagSet, environ []string) (*Config, error) {
 	source := map[string]string{} // key -> where a value other than the file's came from
 	if path, _ := fs.GetString("config"); path != "" {
 		if err := k.Load(file.Provider(path), oneDocumentYAML{yaml.Parser()}); err != nil {
-			return nil, fmt.Errorf("config: file %s: %w", path, err)
+			// yaml.v3 starts its messages with its own name; the file's is what helps.
+			return nil, fmt.Errorf("config: file %s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 		}
 	}
 	env, err := envKeys(environ, known, lists, source)
