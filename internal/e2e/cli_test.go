@@ -87,3 +87,25 @@ func TestCommandRefusals(t *testing.T) {
 		t.Fatalf("start-up does not say where the admin token is:\n%s", in.stderr.String())
 	}
 }
+
+// TestListenerIndex: GET / on each listener names what is served there,
+// and /demo without --demo says how to turn it on.
+func TestListenerIndex(t *testing.T) {
+	dir := t.TempDir()
+	in := startInstance(t, dir, filepath.Join(dir, "data"))
+	for base, want := range map[string][]string{
+		in.embedded: {`"listener":"embedded"`, `"/sign/<token>"`, `"/verify/<id>"`},
+		in.key:      {`"listener":"key"`, `"/cabinet"`, `"/v1/"`},
+		in.admin:    {`"listener":"admin"`, `"/console"`, `"/demo":"the demo (start with --demo)"`},
+	} {
+		status, body := httpCall(t, "GET", base+"/", "", "", "")
+		for _, w := range want {
+			if status != 200 || !strings.Contains(body, w) {
+				t.Errorf("GET %s/: %d, no %s in %s", base, status, w, body)
+			}
+		}
+	}
+	if status, body := httpCall(t, "GET", in.admin+"/demo", "", "", ""); status != 404 || !strings.Contains(body, `contracts serve --demo`) {
+		t.Errorf("/demo without --demo: %d %s", status, body)
+	}
+}
