@@ -108,7 +108,7 @@ func dialable(listen string) string {
 }
 
 // adminToken is the token the client sends, and where it was found (or
-// looked for last, when nowhere).
+// where it was looked for, when nowhere).
 func adminToken(cfg *config.Config, env Env) (string, string) {
 	if t := env.getenv("CONTRACTS_ADMIN_TOKEN"); t != "" {
 		return t, "$CONTRACTS_ADMIN_TOKEN"
@@ -122,7 +122,8 @@ func adminToken(cfg *config.Config, env Env) (string, string) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", path + " (not found; $CONTRACTS_ADMIN_TOKEN and admin.token are empty)"
+		return "", "no token: " + path + " does not exist, and neither $CONTRACTS_ADMIN_TOKEN nor admin.token is set; " +
+			"run it where the appliance runs, or pass --data-dir, --config or --token"
 	}
 	return strings.TrimSpace(string(data)), path
 }

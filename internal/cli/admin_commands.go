@@ -88,7 +88,9 @@ func (r *adminRun) explain(err error, tokenFrom string) error {
 	if !errors.As(err, &api) {
 		return err
 	}
-	if api.Code == 401 {
+	if api.Code == 401 && strings.HasPrefix(tokenFrom, "no token") {
+		return fmt.Errorf("%w (%s)", err, tokenFrom)
+	} else if api.Code == 401 {
 		return fmt.Errorf("%w (the token was read from %s)", err, tokenFrom)
 	}
 	field, rest, ok := strings.Cut(api.Message, ": ")
