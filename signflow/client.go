@@ -150,28 +150,36 @@ func (c *Client) FillEmpty(from *Client) bool {
 // SetGiven copies into c every field that from gives, replacing what c
 // holds; fields from leaves empty stay. It reports whether anything changed.
 func (c *Client) SetGiven(from *Client) bool {
-	changed := false
-	set := func(dst *string, src string) {
+	return len(c.SetGivenFields(from)) > 0
+}
+
+// SetGivenFields is SetGiven naming the fields it changed, by their JSON
+// names, so that an administrator is told what an update did.
+func (c *Client) SetGivenFields(from *Client) []string {
+	var changed []string
+	set := func(name string, dst *string, src string) {
 		if src != "" && *dst != src {
-			*dst, changed = src, true
+			*dst = src
+			changed = append(changed, name)
 		}
 	}
-	set(&c.Type, from.Type)
-	set(&c.FirstName, from.FirstName)
-	set(&c.LastName, from.LastName)
-	set(&c.MidName, from.MidName)
-	set(&c.LegalName, from.LegalName)
-	set(&c.Phone, from.Phone)
-	set(&c.Passport, from.Passport)
-	set(&c.PassportIssuedBy, from.PassportIssuedBy)
-	set(&c.PassportIssueDate, from.PassportIssueDate)
-	set(&c.PassportExpiryDate, from.PassportExpiryDate)
-	set(&c.Birthday, from.Birthday)
-	set(&c.Address, from.Address)
-	set(&c.Email, from.Email)
+	set("type", &c.Type, from.Type)
+	set("firstName", &c.FirstName, from.FirstName)
+	set("lastName", &c.LastName, from.LastName)
+	set("midName", &c.MidName, from.MidName)
+	set("legalName", &c.LegalName, from.LegalName)
+	set("phone", &c.Phone, from.Phone)
+	set("passport", &c.Passport, from.Passport)
+	set("passportIssuedBy", &c.PassportIssuedBy, from.PassportIssuedBy)
+	set("passportIssueDate", &c.PassportIssueDate, from.PassportIssueDate)
+	set("passportExpiryDate", &c.PassportExpiryDate, from.PassportExpiryDate)
+	set("birthday", &c.Birthday, from.Birthday)
+	set("address", &c.Address, from.Address)
+	set("email", &c.Email, from.Email)
 	if from.IsMan != nil && (c.IsMan == nil || *c.IsMan != *from.IsMan) {
 		v := *from.IsMan
-		c.IsMan, changed = &v, true
+		c.IsMan = &v
+		changed = append(changed, "isMan")
 	}
 	return changed
 }

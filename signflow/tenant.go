@@ -48,30 +48,54 @@ func partyRecord(tx Tx, c *Contract, in string) (*Client, error) {
 // (which never reach the owner's record), and, field by field, over an
 // earlier record of the owner. The stored record is returned.
 func (s *Service) CreateOwner(in *Client) (*Client, error) {
+	out, _, err := s.SaveOwner(in)
+	return out, err
+}
+
+// Results of SaveOwner.
+const (
+	OwnerCreated   = "created"
+	OwnerUpdated   = "updated"
+	OwnerUnchanged = "unchanged"
+)
+
+// OwnerSaved says what SaveOwner did: created the owner, updated the
+// fields named in Changed, or left it as it was.
+type OwnerSaved struct {
+	Result  string
+	Changed []string
+}
+
+// SaveOwner is CreateOwner telling what it did, for the administrator who
+// may be reusing a number without knowing it.
+func (s *Service) SaveOwner(in *Client) (*Client, OwnerSaved, error) {
 	in.Normalize()
 	if err := in.Validate(); err != nil {
-		return nil, err
+		return nil, OwnerSaved{}, err
 	}
 	var out *Client
+	var saved OwnerSaved
 	err := s.store.Update(func(tx Tx) error {
 		now := UTC(s.opt.Now())
 		c, err := tx.Owner(in.IN)
 		switch {
 		case err == nil:
-			if !c.SetGiven(in) {
+			saved = OwnerSaved{Result: OwnerUnchanged, Changed: c.SetGivenFields(in)}
+			if len(saved.Changed) == 0 {
 				out = c
 				return nil
 			}
+			saved.Result = OwnerUpdated
 			c.UpdatedAt = now
 		case ErrorCode(err) == ENOTFOUND:
-			c = newClient(in, now)
+			c, saved = newClient(in, now), OwnerSaved{Result: OwnerCreated}
 		default:
 			return err
 		}
 		out = c
 		return tx.PutOwner(c)
 	})
-	return out, err
+	return out, saved, err
 }
 
 // RegisterClient stores the caller's tenant's claim on a client, or fills

@@ -8,7 +8,9 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"path/filepath"
 	"time"
 
 	"contracts/internal/config"
@@ -103,6 +105,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
+	a.logAdminToken()
 	box, err := seal.New([]byte(masterKey))
 	if err != nil {
 		return nil, err
@@ -171,6 +174,11 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 			return nil, err
 		}
 	}
+	if opt.Demo {
+		// The one address a newcomer needs, in words as well as in the log.
+		fmt.Fprintf(opt.Stdout, "demo: open http://%s/demo in a browser; SMS codes are printed in the log below\n",
+			dialable(a.listeners[len(a.listeners)-1].BoundAddr()))
+	}
 	if a.acme != nil {
 		if err := a.acme.Start(); err != nil {
 			return nil, err
@@ -224,6 +232,31 @@ func (a *Appliance) Stop() error {
 	a.log.Info().Msg("stopped")
 	a.logw.Close()
 	return first
+}
+
+// logAdminToken says where the admin token is (never the token): the
+// console's login and "contracts admin" away from the data directory need it.
+func (a *Appliance) logAdminToken() {
+	where := "admin.token in the configuration"
+	if a.cfg.Admin.Token == "" {
+		where = a.cfg.DataPath(config.AdminTokenFile)
+		if abs, err := filepath.Abs(where); err == nil {
+			where = abs
+		}
+	}
+	a.log.Info().Str("adminToken", where).Msg("admin token: read it from " + where + " (the console's login, contracts admin)")
+}
+
+// dialable is a listen address as a browser on this machine reaches it.
+func dialable(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // StartupWarnings are the settings that work but should not stay as they

@@ -8,11 +8,13 @@ import (
 	"contracts/signflow"
 )
 
-// Demo parties: the owner company and an individual customer whose SMS
-// codes the console provider prints; DemoMarker is the meta key that holds
-// the demo app's id once the demo is seeded.
+// Demo parties: the owner, an individual entrepreneur, and an individual
+// customer. Both sign by SMS code, which the console provider prints, so
+// that a demo contract reaches ACTIVE with nothing configured (a company
+// would need E-IMZO). DemoMarker is the meta key that holds the demo app's
+// id once the demo is seeded.
 const (
-	DemoOwnerIN    = "301234567"
+	DemoOwnerIN    = "32109876543210"
 	DemoCustomerIN = "31234567890123"
 	DemoMarker     = "demo_seeded"
 )
@@ -23,8 +25,8 @@ func seedDemo(svc *signflow.Service, db store, out io.Writer) error {
 	if done, err := db.Meta(DemoMarker); err != nil || done != "" {
 		return err
 	}
-	if _, err := svc.CreateOwner(&signflow.Client{IN: DemoOwnerIN, Type: signflow.ClientCompany,
-		LegalName: "Demo Savdo MChJ", Phone: "+998 71 200-00-00", Address: "Toshkent, Amir Temur koʻchasi 1"}); err != nil {
+	if _, err := svc.CreateOwner(&signflow.Client{IN: DemoOwnerIN, Type: signflow.ClientIndividual,
+		FirstName: "Dilshod", LastName: "Rahimov", Phone: "+998 90 765-43-21", Address: "Toshkent, Amir Temur koʻchasi 1"}); err != nil {
 		return err
 	}
 	def, err := signflow.ParseTemplateDefinition(assets.DemoTemplate, true)
@@ -61,8 +63,9 @@ func seedDemo(svc *signflow.Service, db store, out io.Writer) error {
 	if err := db.SetMeta(DemoMarker, app.ID); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "demo owner: %s (Demo Savdo MChJ); demo customer: %s (Aziz Karimov)\n", DemoOwnerIN, DemoCustomerIN)
+	fmt.Fprintf(out, "demo seller (owner): %s (Dilshod Rahimov); demo customer: %s (Aziz Karimov)\n", DemoOwnerIN, DemoCustomerIN)
 	fmt.Fprintf(out, "templateId: %s\n", tpl.ID)
 	fmt.Fprintf(out, "appId: %s\nappSecret: %s\napiKey: %s\nwebhookSecret: %s\n", app.ID, app.Secret, key.Secret, app.WebhookSecret)
+	fmt.Fprintln(out, "These credentials are shown only now: keep them (to start afresh, stop the server and delete the data directory).")
 	return nil
 }

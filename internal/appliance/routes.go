@@ -58,6 +58,10 @@ func (d routeDeps) embedded() *echo.Echo {
 		Limiter:  server.NewLimiter(d.a.cfg.RateLimit.VerifyPerMinute, time.Minute, d.a.now)})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now, Log: d.a.log, EIMZO: d.eimzoClient()})
+	server.Index{Service: d.a.cfg.Service.Name, Listener: "embedded", Serves: map[string]string{
+		"/v1/": "the embedded interface (bearer tokens of apps)", "/docs": "its reference", "/api-docs": "its OpenAPI document",
+		"/sign/<token>": "the signing page", "/sdk.js": "the iframe SDK", "/verify": "check a sealed PDF",
+		"/verify/<id>": "a contract's public verify page (its PDF's QR code)"}}.Register(e)
 	return e
 }
 
@@ -70,6 +74,9 @@ func (d routeDeps) key() *echo.Echo {
 		IdleTimeout: d.a.cfg.Cabinet.IdleTimeout, OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute,
 		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now, Texts: d.a.texts})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIKey, BaseURL: d.a.cfg.Key.BaseURL})
+	server.Index{Service: d.a.cfg.Service.Name, Listener: "key", Serves: map[string]string{
+		"/v1/": "the key interface (X-API-Key)", "/docs": "its reference", "/api-docs": "its OpenAPI document",
+		"/cabinet": "the parties' own page: log in by number and SMS code"}}.Register(e)
 	return e
 }
 
@@ -106,7 +113,17 @@ func (d routeDeps) admin() *echo.Echo {
 		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, PDF: d.pdfs, Redelivered: d.pool.Redelivered, Now: d.a.now})
 	if d.demo {
 		appID, _ := d.a.db.Meta(DemoMarker)
-		demo.Register(e, demo.Deps{Service: d.a.svc, AppID: appID, EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, ServiceName: d.a.cfg.Service.Name})
+		demo.Register(e, demo.Deps{Service: d.a.svc, AppID: appID, EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL,
+			ServiceName: d.a.cfg.Service.Name, PDF: d.pdfs})
+	} else {
+		demo.RegisterOff(e)
 	}
+	demoPage := "the demo (start with --demo)"
+	if d.demo {
+		demoPage = "the demo: create and sign a contract"
+	}
+	server.Index{Service: d.a.cfg.Service.Name, Listener: "admin", Serves: map[string]string{
+		"/console": "the administrator's console (log in with the admin token)", "/admin/v1/": "the admin API (docs/admin-api.md)",
+		"/demo": demoPage, "/healthz": "liveness", "/readyz": "readiness", "/metrics": "Prometheus metrics"}}.Register(e)
 	return e
 }

@@ -21,9 +21,10 @@ func backupCommand(ctx context.Context, args []string, env Env) error {
 	fs := pflag.NewFlagSet("backup", pflag.ContinueOnError)
 	config.AddFlags(fs)
 	out := fs.String("out", "", "file to write the snapshot to")
-	url := fs.String("url", "", "admin API base URL")
-	token := fs.String("token", "", "admin token")
-	if err := fs.Parse(args); err != nil {
+	url := fs.String("url", "", "admin API base URL (default http://<admin.listen>)")
+	token := fs.String("token", "", "admin token (default $CONTRACTS_ADMIN_TOKEN, admin.token, <data.dir>/admin.token)")
+	if err := parseFlags(fs, args, env, commandUsage(fs, "backup --out FILE",
+		"Write a consistent snapshot of the running appliance (and, on its host, the data directory's keys beside it).")); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -36,7 +37,7 @@ func backupCommand(ctx context.Context, args []string, env Env) error {
 	if cfg.Data.IsPostgres() {
 		return errPgDump("backup")
 	}
-	c := newAdminClient(cfg, env, *url, *token, 30*time.Minute)
+	c, _ := newAdminClient(cfg, env, *url, *token, 30*time.Minute)
 	tmp := *out + ".partial"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -80,7 +81,8 @@ func restoreCommand(args []string, env Env) error {
 	fs := pflag.NewFlagSet("restore", pflag.ContinueOnError)
 	config.AddFlags(fs)
 	from := fs.String("from", "", "backup file to restore")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env, commandUsage(fs, "restore --from FILE",
+		"Put a backup in place of the database, with the appliance stopped.")); err != nil {
 		return err
 	}
 	if *from == "" {

@@ -36,7 +36,8 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	fillWorkers := fs.Int("fill-workers", 256, "concurrent writers of --fill (bbolt batches their creates)")
 	serveBinary := fs.String("binary", "", "the contracts binary --latency serves the file with (default: this one), to compare builds on one file")
 	latency := fs.Bool("latency", false, "instead of a load run: serve the file --data that --fill wrote and time each key-interface list and search shape from one client (--duration and --max-requests per shape)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env, commandUsage(fs, "bench [flags]",
+		"Load-test this binary on loopback ports against its baselines.")); err != nil {
 		return err
 	}
 	if *echoServer {

@@ -5,9 +5,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // Env is what a command runs with besides its arguments.
@@ -33,7 +36,7 @@ const Usage = `usage: contracts <command> [flags]
 commands:
   serve [--config FILE] [--demo]   run the appliance
   admin <owner|template|app|key|delivery> ...
-                                   call the admin API (run "contracts admin" for help)
+                                   call the admin API ("contracts admin --help" lists them)
   backup --out FILE                write a consistent snapshot of the running appliance
                                    (and, on its host, the data directory's keys beside it)
   restore --from FILE              put a backup in place (appliance stopped)
@@ -45,10 +48,47 @@ commands:
   ready [--url URL]                exit 0 when the appliance answers /readyz with 200
                                    (a container health check)
   version                          print the version
+
+"contracts <command> --help" explains a command's flags. Build this binary
+from the source tree with "go build -o contracts .".
 `
+
+// errHelped ends a command whose --help was printed: not a failure.
+var errHelped = errors.New("help printed")
+
+// parseFlags parses a command's flags; on --help it prints usage() to
+// stdout and returns errHelped, and a bad flag names the command.
+func parseFlags(fs *pflag.FlagSet, args []string, env Env, usage func() string) error {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		fmt.Fprint(env.Stdout, usage())
+		return errHelped
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w (run \"contracts %s --help\")", fs.Name(), err, fs.Name())
+	}
+	return nil
+}
+
+// commandUsage is the --help of a command without subcommands.
+func commandUsage(fs *pflag.FlagSet, synopsis, about string) func() string {
+	return func() string {
+		return fmt.Sprintf("usage: contracts %s\n\n%s\n\nflags:\n%s", synopsis, about, fs.FlagUsages())
+	}
+}
 
 // Run runs the command named by args[0] until it is done or ctx ends.
 func Run(ctx context.Context, args []string, env Env) error {
+	err := run(ctx, args, env)
+	if errors.Is(err, errHelped) {
+		return nil
+	}
+	return err
+}
+
+func run(ctx context.Context, args []string, env Env) error {
 	if env.Stdout == nil {
 		env.Stdout = io.Discard
 	}

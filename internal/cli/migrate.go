@@ -26,7 +26,8 @@ func migrateCommand(ctx context.Context, args []string, env Env) error {
 	from := fs.String("from", "", "the bbolt data file to copy, e.g. data/contracts.db (its appliance stopped)")
 	to := fs.String("to", "", `"postgres": the database of the configuration's data.postgres.url`)
 	fromKey := fs.String("from-master-key", "", "the master key the bbolt appliance ran with; default: master.key beside the file")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env, commandUsage(fs, "migrate --from data/contracts.db --to postgres --config FILE",
+		"Copy a bbolt file into the empty PostgreSQL database of the configuration (appliance stopped).")); err != nil {
 		return err
 	}
 	if *from == "" || *to != "postgres" {

@@ -19,7 +19,8 @@ func readyCommand(ctx context.Context, args []string, env Env) error {
 	fs := pflag.NewFlagSet("ready", pflag.ContinueOnError)
 	config.AddFlags(fs)
 	url := fs.String("url", "", "admin listener base URL; default: from admin.listen")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env, commandUsage(fs, "ready [--url URL]",
+		"Exit 0 when the appliance answers /readyz with 200 (a container health check).")); err != nil {
 		return err
 	}
 	cfg, err := config.Load(fs, env.Environ)

@@ -14,7 +14,8 @@ func serveCommand(ctx context.Context, args []string, env Env) error {
 	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
 	config.AddFlags(fs)
 	demo := fs.Bool("demo", false, "seed demo data once, print its credentials and serve the /demo page")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env, commandUsage(fs, "serve [--config FILE] [--demo]",
+		"Run the appliance until SIGINT or SIGTERM.")); err != nil {
 		return err
 	}
 	cfg, err := config.Load(fs, env.Environ)

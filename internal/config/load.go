@@ -45,12 +45,19 @@ func Load(fs *pflag.FlagSet, environ []string) (*Config, error) {
 		known[strings.ToLower(key)] = key
 		lists[key] = reflect.ValueOf(k.Get(key)).Kind() == reflect.Slice
 	}
+	defaults := k.Copy()
+	source := map[string]string{} // key -> where a value other than the file's came from
 	if path, _ := fs.GetString("config"); path != "" {
 		if err := k.Load(file.Provider(path), oneDocumentYAML{yaml.Parser()}); err != nil {
-			return nil, fmt.Errorf("config file %s: %w", path, err)
+			// yaml.v3 starts its messages with its own name; the file's is what helps.
+			return nil, fmt.Errorf("config: file %s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 		}
 	}
-	if err := k.Load(confmap.Provider(envKeys(environ, known, lists), "."), nil); err != nil {
+	env, err := envKeys(environ, known, lists, source)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.Load(confmap.Provider(env, "."), nil); err != nil {
 		return nil, err
 	}
 	for name, key := range flagKeys {
@@ -58,6 +65,7 @@ func Load(fs *pflag.FlagSet, environ []string) (*Config, error) {
 			if err := k.Set(key, f.Value.String()); err != nil {
 				return nil, err
 			}
+			source[key] = "--" + name
 		}
 	}
 	if err := checkKnownKeys(k, known); err != nil {
@@ -65,32 +73,47 @@ func Load(fs *pflag.FlagSet, environ []string) (*Config, error) {
 	}
 	var cfg Config
 	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, badValue(k, defaults, source)
 	}
 	cfg.fillDerived()
 	return &cfg, cfg.Validate()
 }
 
-// envKeys maps the CONTRACTS_ variables of environ onto config keys.
-// Unknown ones are ignored: tools share the prefix. A list is written
-// comma- or space-separated.
-func envKeys(environ []string, known map[string]string, lists map[string]bool) map[string]any {
+// envKeys maps the CONTRACTS_ variables of environ onto config keys and
+// notes in source which variable set each. Every key has a level, so a
+// name with "__" is meant as a key and one that names none is refused (a
+// typo would otherwise pass unseen); names without it (CONTRACTS_ADMIN_TOKEN,
+// CONTRACTS_TEST_POSTGRES) belong to tools. A list is written comma- or
+// space-separated.
+func envKeys(environ []string, known map[string]string, lists map[string]bool, source map[string]string) (map[string]any, error) {
 	out := map[string]any{}
+	var unknown []string
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !strings.HasPrefix(name, envPrefix) {
+		if !ok || !strings.HasPrefix(name, envPrefix) || !strings.Contains(name, "__") {
 			continue
 		}
 		key := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(name, envPrefix)), "__", ".")
-		if canon, ok := known[key]; ok && lists[canon] {
+		canon, ok := known[key]
+		switch {
+		case ok && lists[canon]:
 			out[canon] = strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' })
-		} else if ok {
+		case ok:
 			out[canon] = value
-		} else if strings.HasPrefix(key, "sms.http.headers.") {
-			out["sms.http.headers."+name[len("CONTRACTS_SMS__HTTP__HEADERS__"):]] = value
+		case strings.HasPrefix(key, "sms.http.headers.") && len(key) > len("sms.http.headers."):
+			canon = "sms.http.headers." + name[len("CONTRACTS_SMS__HTTP__HEADERS__"):]
+			out[canon] = value
+		default:
+			unknown = append(unknown, name)
+			continue
 		}
+		source[canon] = name
 	}
-	return out
+	sort.Strings(unknown)
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("config: %s: the environment variable names no configuration key", unknown[0])
+	}
+	return out, nil
 }
 
 func checkKnownKeys(k *koanf.Koanf, known map[string]string) error {
@@ -102,7 +125,7 @@ func checkKnownKeys(k *koanf.Koanf, known map[string]string) error {
 	}
 	sort.Strings(unknown)
 	if len(unknown) > 0 {
-		return fmt.Errorf("config: unknown key %q", unknown[0])
+		return fmt.Errorf("config: %s: unknown key", unknown[0])
 	}
 	return nil
 }

@@ -125,7 +125,7 @@ func TestServeEndToEnd(t *testing.T) {
 	if json.Unmarshal([]byte(out), &key); key.ID == "" || !strings.HasPrefix(key.Key, "ck_") {
 		t.Fatalf("key create --json printed:\n%s", out)
 	}
-	if out := mustRun(t, dir, "admin", "--url", admin, "--token", token, "delivery", "list"); strings.TrimSpace(out) != "[]" {
+	if out := mustRun(t, dir, "admin", "--url", admin, "--token", token, "delivery", "list"); strings.TrimSpace(out) != "none" {
 		t.Fatalf("delivery list: %s", out)
 	}
 	if _, errOut, code := runCommand(t, dir, nil, "admin", "--url", admin, "--token", "wrong", "app", "cancel", cliApp); code == 0 || !strings.Contains(errOut, "401") {

@@ -89,11 +89,11 @@ func (h *handler) createOwner(c echo.Context) error {
 	if err := server.Bind(c, &in); err != nil {
 		return err
 	}
-	out, err := h.Service.CreateOwner(&in)
+	out, saved, err := h.Service.SaveOwner(&in)
 	if err != nil {
 		return err
 	}
-	return server.JSON(c, http.StatusOK, out)
+	return server.JSON(c, http.StatusOK, OwnerSaved{Client: out, Result: saved.Result, Changed: saved.Changed})
 }
 
 func (h *handler) createTemplate(c echo.Context) error {

@@ -128,6 +128,21 @@ func TestAdminHappyPaths(t *testing.T) {
 	if owner.Type != signflow.ClientIndividual {
 		t.Fatalf("an individual without a type: %+v", owner)
 	}
+	// The same number again says what it did: the administrator may not know it was taken.
+	for _, s := range []struct{ body, result, changed string }{
+		{ownerJSON, "unchanged", ""},
+		{`{"in": "309999999", "type": "COMPANY", "legalName": "Delta LLC"}`, "created", ""},
+		{`{"in": "309999999", "type": "COMPANY", "legalName": "Gamma LLC", "phone": "+998 71 200-00-01"}`, "updated", "legalName,phone"},
+	} {
+		var saved struct {
+			IN, LegalName, Result string
+			Changed               []string
+		}
+		a.ok(t, "POST", "/admin/v1/owners", "application/json", s.body, 200, &saved)
+		if saved.Result != s.result || strings.Join(saved.Changed, ",") != s.changed || saved.LegalName == "" {
+			t.Fatalf("%s: %+v", s.body, saved)
+		}
+	}
 
 	var yamlTpl, jsonTpl created
 	a.ok(t, "POST", "/admin/v1/templates", "application/yaml", fixture.TemplateYAML, 200, &yamlTpl)

@@ -1,8 +1,17 @@
 package admin
 
-// The admin API's answers, shared with its client (adminclient). Owners
-// are answered as signflow.Client; apps and keys are asked for with
-// signflow.CredentialInput.
+// The admin API's answers, shared with its client (adminclient). Apps and
+// keys are asked for with signflow.CredentialInput.
+
+import "contracts/signflow"
+
+// OwnerSaved answers POST /admin/v1/owners: the stored owner, whether it
+// was created, updated or left unchanged, and the fields an update changed.
+type OwnerSaved struct {
+	*signflow.Client
+	Result  string   `json:"result"`
+	Changed []string `json:"changed,omitempty"`
+}
 
 // TemplateCreated answers POST /admin/v1/templates.
 type TemplateCreated struct {

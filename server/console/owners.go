@@ -26,8 +26,14 @@ type ownerRow struct {
 // owners is GET /console/owners.
 func (h *handler) owners(c echo.Context) error {
 	d := h.start(c, "/console/owners", "nav.owners")
-	if in := c.QueryParam("created"); in != "" {
-		d.Notice = d.T.F("ownerSaved", "in", in)
+	q := c.QueryParams()
+	switch {
+	case q.Get("created") != "":
+		d.Notice = d.T.F("ownerSaved", "in", q.Get("created"))
+	case q.Get("updated") != "":
+		d.Notice = d.T.F("owner.updated", "in", q.Get("updated"), "fields", q.Get("changed"))
+	case q.Get("unchanged") != "":
+		d.Notice = d.T.F("owner.unchanged", "in", q.Get("unchanged"))
 	}
 	return h.ownersPage(c, d, &signflow.Client{Type: signflow.ClientCompany}, http.StatusOK)
 }
@@ -79,12 +85,17 @@ func (h *handler) createOwner(c echo.Context) error {
 		in.LegalName = ""
 	}
 	form := *in
-	out, err := h.svc.CreateOwner(in)
+	out, saved, err := h.svc.SaveOwner(in)
 	if refused(err) {
 		d := h.start(c, "/console/owners", "nav.owners")
 		return h.ownersPage(c, d.withError(refusalText(d.T, err)), &form, http.StatusBadRequest)
 	} else if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/console/owners?created="+url.QueryEscape(out.IN))
+	// A number used again must not change an owner unseen: say what happened.
+	q := url.Values{saved.Result: {out.IN}}
+	if saved.Result == signflow.OwnerUpdated {
+		q.Set("changed", strings.Join(saved.Changed, ", "))
+	}
+	return c.Redirect(http.StatusSeeOther, "/console/owners?"+q.Encode())
 }

@@ -36,6 +36,7 @@ var (
 	cabinetFile  = Source{assets.I18n, "i18n/cabinet.json"}
 	verifyFile   = Source{assets.I18n, "i18n/verify.json"}
 	consoleFile  = Source{assets.I18n, "i18n/console.json"}
+	demoFile     = Source{assets.I18n, "i18n/demo.json"}
 )
 
 // The strings of each surface: the document's words, and those of the
@@ -47,10 +48,11 @@ var (
 	Cabinet  = Load(documentFile, signFile, cabinetFile)
 	Verify   = Load(documentFile, verifyFile)
 	Console  = Load(documentFile, consoleFile)
+	Demo     = Load(demoFile)
 )
 
 // Files lists every strings file, for tests that check them all.
-var Files = []Source{documentFile, signFile, cabinetFile, verifyFile, consoleFile}
+var Files = []Source{documentFile, signFile, cabinetFile, verifyFile, consoleFile, demoFile}
 
 // Load reads the sources into one set. A key in two sources is a defect,
 // as is a bad file: the files are embedded in the binary, so it panics.

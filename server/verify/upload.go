@@ -46,6 +46,7 @@ type Answer struct {
 type uploadView struct {
 	Lang, Title, Fingerprint, Version string
 	T                                 i18n.Dict
+	Langs                             []langLink
 	Checked                           bool   // a file was examined
 	Error                             string // the upload could not be read
 	Good, Partly                      bool   // intact; sealed revision intact but followed by more
@@ -60,7 +61,7 @@ type uploadView struct {
 func newUploadView(c echo.Context, fingerprint string) uploadView {
 	lang := langOf(c)
 	t := i18n.Verify.For(lang)
-	return uploadView{Lang: lang, Title: t["checkTitle"], T: t, Fingerprint: fingerprint, Version: files.Version}
+	return uploadView{Lang: lang, Title: t["checkTitle"], T: t, Fingerprint: fingerprint, Version: files.Version, Langs: langLinks(c, lang)}
 }
 
 // form serves GET /verify: the upload form alone.
@@ -180,7 +181,7 @@ func renderUpload(c echo.Context, code int, v uploadView) error {
 	return render(c, code, uploadTmpl, v, "; form-action 'self'; frame-ancestors 'none'")
 }
 
-var uploadTmpl = document.Page("upload", []byte(head+`<h1>{{.T.checkTitle}}</h1></div>
+var uploadTmpl = document.Page("upload", []byte(head+`<h1>{{.T.checkTitle}}</h1>`+langNav+`
 <section class="card">
 <p class="lead">{{.T.checkIntro}}</p>
 {{- if .Error}}<p class="verdict" role="alert">{{.Error}}</p>{{end}}

@@ -53,13 +53,34 @@ func Register(e *echo.Echo, d Deps) {
 type view struct {
 	Lang, Title, Fingerprint, Version string
 	T                                 i18n.Dict
+	Langs                             []langLink
 	Doc                               *document.Doc // nil: no contract matches the link
+}
+
+// langLink is one language of the switcher: the same page in it.
+type langLink struct {
+	Code, Name, URL string
+	Current         bool
+}
+
+// langNames name each language in itself.
+var langNames = map[string]string{"uz": "Oʻzbekcha", "ru": "Русский", "en": "English"}
+
+// langLinks are the page at its own address in each language.
+func langLinks(c echo.Context, lang string) []langLink {
+	var out []langLink
+	for _, l := range signflow.Languages {
+		q := c.Request().URL.Query()
+		q.Set("lang", l)
+		out = append(out, langLink{Code: l, Name: langNames[l], URL: c.Request().URL.Path + "?" + q.Encode(), Current: l == lang})
+	}
+	return out
 }
 
 func page(c echo.Context, svc *signflow.Service, fingerprint string) error {
 	lang := langOf(c)
 	t := i18n.Verify.For(lang)
-	out := view{Lang: lang, Title: t["verifyTitle"], T: t, Version: files.Version, Fingerprint: fingerprint}
+	out := view{Lang: lang, Title: t["verifyTitle"], T: t, Version: files.Version, Fingerprint: fingerprint, Langs: langLinks(c, lang)}
 	v, err := svc.Verify(c.Param("id"), c.QueryParam("h"))
 	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
 		return render(c, http.StatusNotFound, tmpl, out, "")
@@ -84,11 +105,10 @@ func render(c echo.Context, code int, t *template.Template, data any, csp string
 	return c.HTMLBlob(code, buf.Bytes())
 }
 
+// langOf is the page's language: ?lang= (the PDF's QR carries it), else
+// the browser's Accept-Language, else Uzbek.
 func langOf(c echo.Context) string {
-	if lang := c.QueryParam("lang"); i18n.Verify.Has(lang) {
-		return lang
-	}
-	return "uz"
+	return i18n.Pick(c.QueryParam("lang"), "", c.Request().Header.Get("Accept-Language"))
 }
 
 // files are the pages' style sheets.
@@ -117,6 +137,9 @@ form label { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; font
 button { font: inherit; font-weight: 650; padding: 10px 20px; border-radius: 11px; border: 0; background: var(--accent); color: #fff; cursor: pointer; }
 button:hover { background: var(--accent-hover); }
 .seal { margin-top: 18px; font-size: 13px; color: var(--muted); }
+.vlangs { margin-left: auto; display: flex; gap: 4px; }
+.vlangs a { padding: 2px 8px; border-radius: 8px; color: var(--muted); text-decoration: none; text-transform: uppercase; font-size: 13px; }
+.vlangs a[aria-current] { background: var(--accent); color: #fff; }
 @media (max-width: 560px) { .vpage { padding-top: 8px; } dl { grid-template-columns: 1fr; gap: 2px; } dd { margin-bottom: 8px; } }
 `
 
@@ -130,7 +153,12 @@ const head = `<!doctype html>
 </head><body><main class="page vpage">
 <div class="vhead"><span class="vmark" aria-hidden="true"><svg viewBox="0 0 24 24" width="16" height="16"><path fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round" d="M5 12.5l4.5 4.5L19 7.5"/></svg></span>`
 
-var tmpl = document.Page("verify", []byte(head+`<p>{{.T.verifyTitle}}</p></div>
+// langNav is the language switcher both pages end their head with.
+const langNav = `<nav class="vlangs" aria-label="{{.T.verifyLanguage}}">
+{{- range .Langs}}<a href="{{.URL}}" lang="{{.Code}}" title="{{.Name}}"{{if .Current}} aria-current="true"{{end}}>{{.Code}}</a>{{end -}}
+</nav></div>`
+
+var tmpl = document.Page("verify", []byte(head+`<p>{{.T.verifyTitle}}</p>`+langNav+`
 {{- with .Doc}}
 <article class="card doc" aria-labelledby="doc-title">
 {{template "doc-head" .}}

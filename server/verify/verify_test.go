@@ -59,3 +59,50 @@ func TestVerifyPage(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyPageLanguage: the page follows ?lang= (the QR of a ru or en
+// PDF carries it), else the browser's Accept-Language, else Uzbek; its
+// switcher links the same page in each language.
+func TestVerifyPageLanguage(t *testing.T) {
+	w := fixture.NewStandard(t)
+	e := server.NewEcho("embedded", zerolog.Nop(), nil, false)
+	Register(e, Deps{Service: w.Service})
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+	c := w.Contract(t)
+	link := signflow.VerifyURL(srv.URL, c)
+	for _, s := range []struct{ query, accept, lang, title string }{
+		{"", "", "uz", "Shartnomani tekshirish"},
+		{"", "ru-RU,ru;q=0.9,en;q=0.8", "ru", "Проверка договора"},
+		{"", "en-GB,en;q=0.9", "en", "Contract verification"},
+		{"", "de-DE,en;q=0.5", "en", "Contract verification"},
+		{"&lang=en", "ru-RU", "en", "Contract verification"},
+		{"&lang=uz", "en", "uz", "Shartnomani tekshirish"},
+		{"&lang=xx", "ru", "ru", "Проверка договора"},
+	} {
+		req, _ := http.NewRequest("GET", link+s.query, nil)
+		if s.accept != "" {
+			req.Header.Set("Accept-Language", s.accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		body := string(b)
+		if resp.StatusCode != 200 || !strings.Contains(body, `<html lang="`+s.lang+`"`) || !strings.Contains(body, "<title>"+s.title+"</title>") {
+			t.Errorf("?%s Accept-Language %q: %d, want %s", s.query, s.accept, resp.StatusCode, s.lang)
+		}
+		h := c.Hash[:signflow.VerifyPrefixLen]
+		for _, l := range signflow.Languages {
+			want := `<a href="/verify/` + c.ID + `?h=` + h + `&amp;lang=` + l + `" lang="` + l + `"`
+			if !strings.Contains(body, want) {
+				t.Errorf("no switcher link %s in\n%s", want, body)
+			}
+		}
+		if !strings.Contains(body, `lang="`+s.lang+`" title="`+langNames[s.lang]+`" aria-current="true"`) {
+			t.Errorf("the switcher does not mark %s as current", s.lang)
+		}
+	}
+}

@@ -136,7 +136,12 @@ func WritePDF(c echo.Context, svc *signflow.Service, pdfs *pdf.Cache, v *signflo
 	if err != nil {
 		return err
 	}
-	doc, err := pdfs.Contract(c.Request().Context(), v, audit, lang, signflow.VerifyURL(verifyBaseURL, v.Contract))
+	// The QR of a ru or en PDF opens the verify page in the PDF's language.
+	verifyURL := signflow.VerifyURL(verifyBaseURL, v.Contract)
+	if lang != "uz" {
+		verifyURL += "&lang=" + lang
+	}
+	doc, err := pdfs.Contract(c.Request().Context(), v, audit, lang, verifyURL)
 	if err != nil {
 		return err
 	}

@@ -35,9 +35,10 @@ func (e *Error) Error() string { return fmt.Sprintf("admin API: %s: %s", e.Statu
 
 var defaultHTTP = &http.Client{Timeout: time.Minute}
 
-// CreateOwner creates an owner, or updates the fields given of an existing one.
-func (c *Client) CreateOwner(ctx context.Context, in *signflow.Client) (*signflow.Client, error) {
-	out := new(signflow.Client)
+// CreateOwner creates an owner, or updates the fields given of an existing
+// one; the answer says which, and what changed.
+func (c *Client) CreateOwner(ctx context.Context, in *signflow.Client) (*admin.OwnerSaved, error) {
+	out := &admin.OwnerSaved{Client: new(signflow.Client)}
 	return out, c.call(ctx, "POST", "/admin/v1/owners", in, out)
 }
 
