@@ -55,6 +55,8 @@ type Contract struct {
 	Values         []Value               `json:"values"`
 	Payments       []Payment             `json:"payments"`
 	WitnessIDs     []string              `json:"witnessIds"`
+	// Witnesses are the signers WitnessIDs name, in their order (witness.go).
+	Witnesses []Witness `json:"witnesses,omitempty"`
 	Products       []Product             `json:"products"`
 	AppID          string                `json:"appId,omitempty"`
 	KeyID          string                `json:"keyId,omitempty"`
@@ -120,10 +122,13 @@ func (c *Contract) HasParty(in string) bool {
 	return in != "" && (c.BuyerIN == in || c.SellerIN == in)
 }
 
-// PartyStatus returns the status of the party with the number.
+// PartyStatus returns the status of the party or witness with the number.
 func (c *Contract) PartyStatus(in string) string {
 	if c.BuyerIN == in {
 		return c.BuyerStatus
+	}
+	if w := c.Witness(in); w != nil {
+		return w.Status
 	}
 	return c.SellerStatus
 }

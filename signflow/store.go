@@ -25,6 +25,9 @@ type Tx interface {
 	Claim(tenant, in string) (*Client, error)
 	PutClaim(tenant string, c *Client) error
 	Claims(in string) ([]TenantClaim, error)
+	// ClientIN is the number of the owner's record, or of tenant's claim,
+	// whose id is id; ENOTFOUND when there is none. It may scan.
+	ClientIN(tenant, id string) (string, error)
 
 	Template(id string) (*Template, error)
 	Templates() ([]*Template, error)

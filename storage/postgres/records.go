@@ -102,6 +102,21 @@ func (t *tx) PutClaim(tenant string, c *signflow.Client) error {
 	return t.write(claims, []any{c.IN, tenant}, nil, c)
 }
 
+// ClientIN finds a record by its id (a contract's witnesses): owners are
+// few, and the claims are the tenant's own, by the claims' key.
+func (t *tx) ClientIN(tenant, id string) (string, error) {
+	if !validText(tenant) || !validText(id) {
+		return "", signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
+	}
+	var in string
+	err := t.queryRow([]any{&in}, `SELECT client_in FROM owners WHERE data->>'id' = $2
+		UNION ALL SELECT client_in FROM claims WHERE tenant = $1 AND data->>'id' = $2 LIMIT 1`, tenant, id)
+	if err != nil {
+		return "", notFound(err, "Client")
+	}
+	return in, nil
+}
+
 func (t *tx) Claims(in string) ([]signflow.TenantClaim, error) {
 	if !validText(in) {
 		return nil, nil
