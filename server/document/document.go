@@ -48,7 +48,9 @@ type Doc struct {
 	PriceHeading, AmountHeading string // "Price, UZS", "Amount, UZS"
 	Payments                    []Payment
 	PaymentsTotal               string
-	Witnesses                   []string
+	// Witnesses sign beside the parties, in witnessIds order; their Role
+	// is the word for a witness.
+	Witnesses []Party
 	Body                        string // the template body with its placeholders filled
 	Hash                        string
 	Audit                       []Event
@@ -160,7 +162,7 @@ func New(v *signflow.ContractView, audit []*signflow.AuditEvent, lang string, o 
 		total += p.Amount
 	}
 	d.PaymentsTotal = Money(total, v.Currency)
-	d.Witnesses = slices.Clone(v.WitnessIDs)
+	d.witnesses(v, o)
 	d.Body = signflow.FillBody(v, lang, signflow.BodyFormat{
 		Money: func(minor int64) string { return Money(minor, "") },
 		Value: func(val signflow.Value) string { return d.value(tpl.Field(val.TemplateFieldID), val.Value) },
@@ -191,6 +193,22 @@ func (d *Doc) party(role signflow.Text, in, status string, c *signflow.Client, v
 		p.Method, p.SignedAt = t.Or("method."+sig.Method, sig.Method), Time(sig.At)
 	}
 	return p
+}
+
+// witnesses describes the witnesses as parties. A contract made before
+// witnesses signed (or a sample) has only the ids or names it was given:
+// those are listed as they are.
+func (d *Doc) witnesses(v *signflow.ContractView, o Options) {
+	role := signflow.Text{UZ: d.T["witness.role"], RU: d.T["witness.role"], EN: d.T["witness.role"]}
+	if len(v.Witnesses) == 0 {
+		for _, id := range v.WitnessIDs {
+			d.Witnesses = append(d.Witnesses, Party{Role: role.In(d.Lang), Name: id})
+		}
+		return
+	}
+	for _, w := range v.Witnesses {
+		d.Witnesses = append(d.Witnesses, d.party(role, w.IN, w.Status, w.Client(), v, o))
+	}
 }
 
 // Seller and Buyer return the two parties.
