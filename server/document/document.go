@@ -48,9 +48,7 @@ type Doc struct {
 	PriceHeading, AmountHeading string // "Price, UZS", "Amount, UZS"
 	Payments                    []Payment
 	PaymentsTotal               string
-	// Witnesses sign beside the parties, in witnessIds order; their Role
-	// is the word for a witness.
-	Witnesses []Party
+	Witnesses                   []Party // beside the parties, in witnessIds order; Role is the word for a witness
 	Body                        string // the template body with its placeholders filled
 	Hash                        string
 	Audit                       []Event
