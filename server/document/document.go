@@ -48,7 +48,7 @@ type Doc struct {
 	PriceHeading, AmountHeading string // "Price, UZS", "Amount, UZS"
 	Payments                    []Payment
 	PaymentsTotal               string
-	Witnesses                   []Party // beside the parties, in witnessIds order; Role is the word for a witness
+	Witnesses                   []Party
 	Body                        string // the template body with its placeholders filled
 	Hash                        string
 	Audit                       []Event
@@ -56,7 +56,8 @@ type Doc struct {
 	Masked                      bool   // numbers and unregistered names are masked (Options.Masked)
 }
 
-// Party is one side of the contract.
+// Party is one side of the contract, or a witness (Doc.Witnesses, in
+// witnessIds order, Role the word for a witness).
 type Party struct {
 	Role    string // the template's name of the side, e.g. "Sotuvchi"
 	Name    string
