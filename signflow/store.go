@@ -51,6 +51,9 @@ type Tx interface {
 	// orders contracts by creation and numbers them.
 	NextContractSeq() (uint64, error)
 	ListContracts(q ContractQuery) (*ContractPage, error)
+	// WitnessContracts returns the ids of up to limit contracts that name
+	// in as a witness, newest first.
+	WitnessContracts(in string, limit int) ([]string, error)
 	// ContractStats counts every contract by status, and the contracts
 	// created on each UTC day from since ("2006-01-02") on, from counts
 	// kept with each contract write, without reading the contracts.

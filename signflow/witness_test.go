@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"contracts/internal/fixture"
 	"contracts/signflow"
@@ -221,6 +222,59 @@ func TestLastPartyAndLastWitnessAtOnce(t *testing.T) {
 					t.Fatalf("round %d: witness %+v", round, wi)
 				}
 			}
+		}
+	})
+}
+
+// A witness in the cabinet: it finds the contracts that name it, as the
+// phone it logged in with reaches them, and signs there; it cannot
+// reject. A phone another tenant holds for the same number reaches none.
+func TestWitnessInTheCabinet(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e engine) {
+		w := newWitnessed(t, e.open(t))
+		cw := &cabinetWorld{peers: w.peers, cab: w.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: 30 * time.Minute})}
+		wit := witnessPeople[0]
+		fixture.MustClaim(t, w.Service, fixture.OtherIN, &signflow.Client{IN: wit.IN, FirstName: "Planted", LastName: "Phone", Phone: "998907000099"})
+		older, err := w.create(w.ids...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := w.create(w.ids...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, s := cw.login(t, wit.IN, wit.Phone)
+		list, err := cw.cab.Contracts(s, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Witnessed) != 2 || list.Witnessed[0].ID != c.ID || list.Witnessed[1].ID != older.ID || list.OpenTotal != 0 {
+			t.Fatalf("witnessed %d, open %d", len(list.Witnessed), list.OpenTotal)
+		}
+		_, tok, err := cw.cab.OpenSigning(s, c.ID, "en", signflow.Actor{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cw.cab.Reject(s, tok, signflow.Actor{}); signflow.ErrorCode(err) != signflow.EINVALID {
+			t.Fatalf("witness rejects in the cabinet: %v", err)
+		}
+		if _, err := w.Service.ConfirmCode(tok, w.send(t, tok, wit.Phone), signflow.Actor{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.reload(t, c.ID); got.Witness(wit.IN).Status != signflow.PartyAccepted || got.Status != signflow.StatusCreated {
+			t.Fatalf("after the witness signed in the cabinet: %s %+v", got.Status, got.Witness(wit.IN))
+		}
+		// The phone the other tenant planted logs in but reaches nothing of X's.
+		w.Clock.Advance(2 * time.Minute) // past the login code's resend wait
+		_, planted := cw.login(t, wit.IN, "998907000099")
+		if list, err := cw.cab.Contracts(planted, 0); err != nil || len(list.Witnessed) != 0 {
+			t.Fatalf("planted phone lists %v (%v)", list, err)
+		}
+		if _, err := cw.cab.Contract(planted, c.ID); signflow.ErrorCode(err) != signflow.EFORBIDDEN {
+			t.Fatalf("planted phone reads the contract: %v", err)
+		}
+		if _, _, err := cw.cab.OpenSigning(planted, older.ID, "en", signflow.Actor{}); signflow.ErrorCode(err) != signflow.EFORBIDDEN {
+			t.Fatalf("planted phone opens a session: %v", err)
 		}
 	})
 }

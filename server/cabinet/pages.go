@@ -43,11 +43,11 @@ type langLink struct {
 type loginView struct{ Ended bool }
 
 type listView struct {
-	Open, Closed           []cardView
-	OpenTotal, ClosedTotal int
-	OpenMore, PageText     string
-	Newer, Older           string // URLs of the pages beside this one
-	Empty, Paged           bool
+	Open, Closed, Witnessed []cardView
+	OpenTotal, ClosedTotal  int
+	OpenMore, PageText      string
+	Newer, Older            string // URLs of the pages beside this one
+	Empty, Paged            bool
 }
 
 // pageConfig is handed to cabinet.js as JSON.
@@ -93,7 +93,10 @@ func (h *handler) home(c echo.Context) error {
 }
 
 func listOf(l *signflow.CabinetList, in string, page int, lang string, t dict) *listView {
-	v := &listView{OpenTotal: l.OpenTotal, ClosedTotal: l.ClosedTotal, Empty: l.OpenTotal+l.ClosedTotal == 0}
+	v := &listView{OpenTotal: l.OpenTotal, ClosedTotal: l.ClosedTotal, Empty: l.OpenTotal+l.ClosedTotal+len(l.Witnessed) == 0}
+	for _, c := range l.Witnessed {
+		v.Witnessed = append(v.Witnessed, cardOf(c, in, lang, t))
+	}
 	for _, c := range l.Open {
 		v.Open = append(v.Open, cardOf(c, in, lang, t))
 	}
