@@ -176,6 +176,18 @@ func TestWitnessRefusals(t *testing.T) {
 	}
 	// The code goes to the phone the creator's tenant holds for the witness.
 	w.send(t, tok, witnessPeople[0].Phone)
+	// An owner's record may witness; its own apps and keys still do not read the contract.
+	owner, err := w.Service.Owner(fixture.OtherIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, err := w.create(owner.ID, w.ids[0])
+	if err != nil || oc.Witnesses[0].IN != fixture.OtherIN || oc.Witnesses[0].LegalName != "Beta Trade LLC" {
+		t.Fatalf("an owner as witness: %v %+v", err, oc)
+	}
+	if _, err := w.Service.Contract(w.Access(t, w.KeyB), oc.ID); signflow.ErrorCode(err) != signflow.EFORBIDDEN {
+		t.Fatalf("the witnessing owner's key reads the contract: %v", err)
+	}
 }
 
 // The last party and the last witness confirm their codes at once: every
