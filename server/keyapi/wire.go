@@ -10,26 +10,27 @@ import (
 // contractResponse is the key interface's "Contract (read response)":
 // money in minor units, none of the embedded-only fields.
 type contractResponse struct {
-	ID             string         `json:"id"`
-	Number         string         `json:"number"`
-	Status         string         `json:"status"`
-	Purpose        string         `json:"purpose"`
-	BuyerStatus    string         `json:"buyerStatus"`
-	SellerStatus   string         `json:"sellerStatus"`
-	BuyerIN        string         `json:"buyerIn"`
-	SellerIN       string         `json:"sellerIn"`
-	CreatorIN      string         `json:"creatorIn"`
-	Price          json.Number    `json:"price"`
-	InitialPayment json.Number    `json:"initialPayment"`
-	Currency       string         `json:"currency"`
-	DeliveryAt     *wire.Time     `json:"deliveryAt"`
-	TemplateID     string         `json:"templateId"`
-	Buyer          *user          `json:"buyer"`
-	Seller         *user          `json:"seller"`
-	CreatedBy      *user          `json:"createdBy"`
-	Values         []valueObject  `json:"values"`
-	Witnesses      []wire.Witness `json:"witnesses"`
-	CreatedDate    wire.Time      `json:"createdDate"`
+	ID             string        `json:"id"`
+	Number         string        `json:"number"`
+	Status         string        `json:"status"`
+	Purpose        string        `json:"purpose"`
+	BuyerStatus    string        `json:"buyerStatus"`
+	SellerStatus   string        `json:"sellerStatus"`
+	BuyerIN        string        `json:"buyerIn"`
+	SellerIN       string        `json:"sellerIn"`
+	CreatorIN      string        `json:"creatorIn"`
+	Price          json.Number   `json:"price"`
+	InitialPayment json.Number   `json:"initialPayment"`
+	Currency       string        `json:"currency"`
+	DeliveryAt     *wire.Time    `json:"deliveryAt"`
+	TemplateID     string        `json:"templateId"`
+	Buyer          *user         `json:"buyer"`
+	Seller         *user         `json:"seller"`
+	CreatedBy      *user         `json:"createdBy"`
+	Values         []valueObject `json:"values"`
+	CreatedDate    wire.Time     `json:"createdDate"`
+	// Witnesses are in list items too.
+	Witnesses []wire.Witness `json:"witnesses"`
 }
 
 // user is the key interface's user object: the names and type shown in the
@@ -64,7 +65,7 @@ func contractOf(v *signflow.ContractView, withValues bool) contractResponse {
 		SellerStatus: v.SellerStatus, BuyerIN: v.BuyerIN, SellerIN: v.SellerIN, CreatorIN: v.CreatorIN,
 		Price: signflow.MinorNumber(v.Price), InitialPayment: signflow.MinorNumber(v.InitialPayment), Currency: v.Currency,
 		DeliveryAt: wire.OptTime(v.DeliveryAt), TemplateID: v.TemplateID, Buyer: userOf(v.Buyer), Seller: userOf(v.Seller),
-		CreatedBy: userOf(v.Creator), Values: []valueObject{}, Witnesses: wire.Witnesses(v.Contract), CreatedDate: wire.Time(v.CreatedAt)}
+		CreatedBy: userOf(v.Creator), Values: []valueObject{}, CreatedDate: wire.Time(v.CreatedAt), Witnesses: wire.Witnesses(v.Contract)}
 	if withValues {
 		for _, val := range v.Values {
 			out.Values = append(out.Values, valueObject{ID: val.ID, Position: val.Position, Value: val.Value, DocumentID: v.ID,
