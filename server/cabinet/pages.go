@@ -57,6 +57,8 @@ type pageConfig struct {
 	ContractID string `json:"contractId,omitempty"`
 	Flow       string `json:"flow,omitempty"` // how the party signs: otp, identity, eimzo, none
 	T          dict   `json:"t"`
+	// Witnessed: the contract waits for witnesses too (common.js's done text).
+	Witnessed bool `json:"witnessed,omitempty"`
 }
 
 // home is GET /cabinet: the party's contracts, or the login form.
@@ -142,6 +144,7 @@ func (h *handler) contract(c echo.Context) error {
 	d.Doc = h.docOf(v, audit, s.IN, lang, d.T)
 	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
 	d.Config.View, d.Config.ContractID, d.Config.Flow = "contract", v.ID, d.Doc.Flow
+	d.Config.Witnessed = len(v.Witnesses) > 0
 	return h.render(c, http.StatusOK, d)
 }
 

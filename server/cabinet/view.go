@@ -85,6 +85,9 @@ func (h *handler) actions(doc *docView, v *signflow.ContractView, in string, t d
 	switch v.Status {
 	case signflow.StatusCreated:
 		doc.StateTitle, doc.StateText, doc.StateClass = t["youSignedTitle"], t["signedText"], "ok"
+		if len(v.Witnesses) > 0 {
+			doc.StateText = t["witness.signedText"]
+		}
 	case signflow.StatusActive:
 		doc.StateTitle, doc.StateText, doc.StateClass = t["activeTitle"], t["activeText"], "ok"
 	case signflow.StatusCompleted:

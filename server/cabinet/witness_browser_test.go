@@ -58,6 +58,7 @@ func TestBrowserWitnessSignsInTheCabinet(t *testing.T) {
 	}
 	browsertest.SignWithSMS(t, ctx, "+99890*****31", func() string { return lastCode(t, e.SMS, witPhone) })
 	browsertest.WaitText(t, ctx, "Contract signed")
+	browsertest.WaitText(t, ctx, "The contract comes into force once every party and witness has signed.")
 	browsertest.Screenshot(t, ctx, "witness-cabinet-signed-en-1280", 1280)
 	got := e.StoredContract(t, id)
 	if w := got.Witness(witIN); w == nil || w.Status != signflow.PartyAccepted || got.Status != signflow.StatusCreated ||

@@ -52,6 +52,7 @@ func TestBrowserWitnessSigningPage(t *testing.T) {
 		browsertest.WaitText(t, ctx, "You sign this contract as a witness.")
 		browsertest.SignWithSMS(t, ctx, "+99890*****41", func() string { return lastCode(t, e.SMS, witPhone) })
 		browsertest.WaitText(t, ctx, "Contract signed")
+		browsertest.WaitText(t, ctx, "The contract comes into force once every party and witness has signed.")
 		browsertest.Screenshot(t, ctx, "witness-sign-en-signed-1280", 1280)
 	}
 	got := e.StoredContract(t, c.ID)
