@@ -1,7 +1,8 @@
 // Package wire holds what both public interfaces put on the wire the same
 // way: date-times, money amounts in either unit, the contract create
-// request, a contract's witnesses and the contract PDF answer. Each interface keeps its own
-// response shapes; only these shared forms live here.
+// request, a contract's witnesses and the contract PDF answer. Each
+// interface keeps its own response shapes; only these shared forms live
+// here.
 package wire
 
 import (
