@@ -102,8 +102,8 @@ func (t *tx) PutClaim(tenant string, c *signflow.Client) error {
 	return t.write(claims, []any{c.IN, tenant}, nil, c)
 }
 
-// ClientIN finds a record by its id (a contract's witnesses): owners are
-// few, and the claims are the tenant's own, by the claims' key.
+// ClientIN finds a record by its id (a contract's witnesses), through the
+// indexes by id (openTables).
 func (t *tx) ClientIN(tenant, id string) (string, error) {
 	if !validText(tenant) || !validText(id) {
 		return "", signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
