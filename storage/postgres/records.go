@@ -109,13 +109,16 @@ func (t *tx) ClientIN(tenant, id string) (string, error) {
 		return "", signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
 	}
 	var in string
-	err := t.queryRow([]any{&in}, `SELECT client_in FROM owners WHERE data->>'id' = $2
-		UNION ALL SELECT client_in FROM claims WHERE tenant = $1 AND data->>'id' = $2 LIMIT 1`, tenant, id)
-	if err != nil {
+	if err := t.queryRow([]any{&in}, clientByID, tenant, id); err != nil {
 		return "", notFound(err, "Client")
 	}
 	return in, nil
 }
+
+// clientByID is the number of the owner's record or of tenant ($1)'s claim
+// whose id is $2.
+const clientByID = `SELECT client_in FROM owners WHERE data->>'id' = $2
+	UNION ALL SELECT client_in FROM claims WHERE tenant = $1 AND data->>'id' = $2 LIMIT 1`
 
 func (t *tx) Claims(in string) ([]signflow.TenantClaim, error) {
 	if !validText(in) {
