@@ -134,7 +134,8 @@
     function done(kind, data) {
       var ok = kind === 'signed', title = $('[data-done-title]');
       title.textContent = fmt(kind + 'Title');
-      $('[data-done-text]').textContent = ok && data.contractStatus === 'ACTIVE' ? fmt('activeText') : fmt(kind + 'Text');
+      var text = ok && cfg.witnessed ? 'witness.signedText' : kind + 'Text';
+      $('[data-done-text]').textContent = ok && data.contractStatus === 'ACTIVE' ? fmt('activeText') : fmt(text);
       $('[data-done-icon]').className = 'state-icon ' + (ok ? 'icon-ok' : 'icon-bad');
       $('[data-icon="ok"]').toggleAttribute('hidden', !ok); // SVG elements have no .hidden
       $('[data-icon="bad"]').toggleAttribute('hidden', ok);

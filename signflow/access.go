@@ -106,9 +106,10 @@ func (a *Access) TemplateAllowed(id string) bool {
 }
 
 // CanRead returns nil when the caller may read the contract: the owner
-// takes part in it and its template is allowed.
+// takes part in it (in the cabinet, as a witness too) and its template is
+// allowed. Apps and keys of an owner named as a witness get no reach.
 func (a *Access) CanRead(c *Contract) error {
-	if !c.HasParty(a.OwnerIN) {
+	if !c.HasParty(a.OwnerIN) && (a.Interface != CabinetInterface || c.Witness(a.OwnerIN) == nil) {
 		return Errorf(EFORBIDDEN, "The contract does not belong to the owner.")
 	}
 	if !a.TemplateAllowed(c.TemplateID) {

@@ -112,6 +112,9 @@ type CabinetList struct {
 	// Closed is one page of the other contracts, newest first, of ClosedTotal.
 	Closed      []*ContractView
 	ClosedTotal int
+	// Witnessed are the contracts that name the party as a witness, newest
+	// first, up to CabinetOpenLimit.
+	Witnessed []*ContractView
 }
 
 // Contracts lists the party's contracts, page numbering the closed ones.
@@ -132,6 +135,32 @@ func (c *Cabinet) Contracts(s *CabinetSession, page int) (*CabinetList, error) {
 	out.Closed, out.ClosedTotal, err = c.svc.ListContracts(a, ContractQuery{Statuses: closedStatuses, Page: page, Size: CabinetPageSize})
 	if err != nil {
 		return nil, err
+	}
+	err = c.svc.store.View(func(tx Tx) (err error) { out.Witnessed, err = witnessed(tx, a); return err })
+	return out, err
+}
+
+// witnessed lists the contracts that name the party of a as a witness and
+// that its phone reaches (canReach), newest first.
+func witnessed(tx Tx, a *Access) ([]*ContractView, error) {
+	ids, err := tx.WitnessContracts(a.OwnerIN, CabinetOpenLimit)
+	if err != nil {
+		return nil, err
+	}
+	var out []*ContractView
+	for _, id := range ids {
+		c, err := tx.Contract(id)
+		if err != nil {
+			return nil, err
+		}
+		if canReach(tx, a, c) != nil {
+			continue
+		}
+		v, err := viewOf(tx, c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }

@@ -71,6 +71,8 @@ type Contract struct {
 	CreatedAt       time.Time `json:"createdAt"`
 	UpdatedAt       time.Time `json:"updatedAt"`
 	Version         int64     `json:"version"`
+	// Witnesses are the signers WitnessIDs name, in their order (witness.go).
+	Witnesses []Witness `json:"witnesses,omitempty"`
 }
 
 // Value is a filled template field.
@@ -123,10 +125,13 @@ func (c *Contract) HasParty(in string) bool {
 	return in != "" && (c.BuyerIN == in || c.SellerIN == in)
 }
 
-// PartyStatus returns the status of the party with the number.
+// PartyStatus returns the status of the party or witness with the number.
 func (c *Contract) PartyStatus(in string) string {
 	if c.BuyerIN == in {
 		return c.BuyerStatus
+	}
+	if w := c.Witness(in); w != nil {
+		return w.Status
 	}
 	return c.SellerStatus
 }

@@ -61,14 +61,20 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	// built and checked before the write against the version read here:
 	// the batched write transaction does only the numbering and the puts,
 	// and a refused request never makes a batch roll back and run again.
-	var t *Template
-	err := s.store.View(func(tx Tx) (err error) { t, err = tx.Template(in.TemplateID); return err })
-	if ErrorCode(err) == ENOTFOUND {
-		return nil, Errorf(EINVALID, "templateId: no such template")
-	} else if err != nil {
-		return nil, err
-	}
-	c, err := buildContract(t, in, s.opt.Now())
+	var c *Contract
+	err := s.store.View(func(tx Tx) error {
+		t, err := tx.Template(in.TemplateID)
+		if ErrorCode(err) == ENOTFOUND {
+			return Errorf(EINVALID, "templateId: no such template")
+		} else if err != nil {
+			return err
+		}
+		if c, err = buildContract(t, in, s.opt.Now()); err != nil {
+			return err
+		}
+		// The write keeps the witnesses' names as they are then (putChange).
+		return resolveWitnesses(tx, a.OwnerIN, c, in.WitnessIDs)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +172,6 @@ func checkWitnesses(t *Template, ids []string) error {
 	}
 	if t.WitnessEnabled && t.WitnessCount > 0 && len(ids) != t.WitnessCount {
 		return Errorf(EINVALID, "witnessIds: the template requires %d witnesses", t.WitnessCount)
-	}
-	for _, id := range ids {
-		if uuid.Validate(id) != nil {
-			return Errorf(EINVALID, "witnessIds: %q is not a UUID", id)
-		}
 	}
 	return nil
 }

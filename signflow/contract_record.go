@@ -39,7 +39,7 @@ func RecordParties(tx Tx, c *Contract) error {
 		return err
 	}
 	c.Parties = &PartyRecords{Buyer: documentDetails(buyer), Seller: documentDetails(seller)}
-	return nil
+	return recordWitnesses(tx, c)
 }
 
 // documentDetails is what a contract's document shows of a client.

@@ -42,7 +42,7 @@ func (r *SessionRequest) validate() error {
 	return nil
 }
 
-// OpenSession opens a PENDING session for a party of a CREATED contract and
+// OpenSession opens a PENDING session for a party or a witness of a CREATED contract and
 // returns it with the token for its URL; only the token's hash is stored.
 func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, actor Actor) (*SignSession, string, error) {
 	if err := a.Require(ScopeContractsSign); err != nil {
@@ -67,12 +67,13 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 		if c.Status != StatusCreated {
 			return Errorf(EINVALID, "The contract is %s; a session can only be opened for a CREATED contract.", c.Status)
 		}
-		if !c.HasParty(r.SignerIN) {
-			return Errorf(EINVALID, "signerIn: not a party of this contract")
+		if !c.HasSigner(r.SignerIN) {
+			return Errorf(EINVALID, "signerIn: not a party of this contract, nor its witness")
 		}
-		// A tenant signs for the parties of its own contracts, and for its
-		// own owner's party of the contracts it reads; never for another
-		// tenant's party of another tenant's contract.
+		// A tenant signs for the parties and witnesses of its own
+		// contracts, and for its own owner's party of the contracts it
+		// reads; never for another tenant's signer of another tenant's
+		// contract.
 		if c.CreatorIN != a.OwnerIN && r.SignerIN != a.OwnerIN {
 			return Errorf(EFORBIDDEN, "signerIn: a session for another tenant's party of a contract that tenant created cannot be opened here.")
 		}

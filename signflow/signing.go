@@ -46,8 +46,13 @@ func (s *Service) SigningSession(token string) (*SigningView, error) {
 		// The signer as the creator's tenant knows it: the phone codes go to.
 		if v.Code = codeState(sess, now); v.Code != nil {
 			signer := v.Contract.Seller
-			if c.BuyerIN == sess.SignerIN {
+			switch {
+			case c.BuyerIN == sess.SignerIN:
 				signer = v.Contract.Buyer
+			case c.Witness(sess.SignerIN) != nil:
+				if signer, err = partyRecord(tx, c, sess.SignerIN); err != nil {
+					return err
+				}
 			}
 			if signer != nil {
 				v.Code.Phone = MaskPhone(signer.Phone)

@@ -29,10 +29,12 @@ const (
 // The state machine. Each method checks the transition, applies it, bumps
 // the version and returns the events it causes, in order.
 
-// Sign records the party's signature: its status becomes ACCEPTED, and the
-// contract ACTIVE when the other party has signed too.
+// Sign records the signature of a party or a witness: its status becomes
+// ACCEPTED, and the contract ACTIVE when both parties and every witness
+// have signed.
 func (c *Contract) Sign(in string, sig Signature, now time.Time) ([]string, error) {
-	if !c.HasParty(in) {
+	w := c.Witness(in)
+	if !c.HasParty(in) && w == nil {
 		return nil, Errorf(EINVALID, "The signer is not a party of this contract.")
 	}
 	if c.Status != StatusCreated {
@@ -41,14 +43,18 @@ func (c *Contract) Sign(in string, sig Signature, now time.Time) ([]string, erro
 	if c.PartyStatus(in) != PartyPending {
 		return nil, Errorf(EINVALID, "This party has already signed.")
 	}
-	c.setPartyStatus(in, PartyAccepted)
+	if w != nil {
+		w.Status = PartyAccepted
+	} else {
+		c.setPartyStatus(in, PartyAccepted)
+	}
 	if c.Signatures == nil {
 		c.Signatures = map[string]*Signature{}
 	}
 	sig.Hash = c.Hash
 	c.Signatures[in] = &sig
 	events := []string{EventSigned}
-	if c.BuyerStatus == PartyAccepted && c.SellerStatus == PartyAccepted {
+	if c.allSigned() {
 		c.Status = StatusActive
 		events = append(events, EventActive)
 	}
@@ -57,8 +63,11 @@ func (c *Contract) Sign(in string, sig Signature, now time.Time) ([]string, erro
 }
 
 // Reject records a refusal by a party. A refusal by the creator's own party
-// is a cancel.
+// is a cancel. A witness attests a signing and has no say in it.
 func (c *Contract) Reject(in string, now time.Time) ([]string, error) {
+	if c.Witness(in) != nil {
+		return nil, Errorf(EINVALID, "A witness cannot reject the contract.")
+	}
 	if !c.HasParty(in) {
 		return nil, Errorf(EINVALID, "The signer is not a party of this contract.")
 	}

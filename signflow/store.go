@@ -25,6 +25,9 @@ type Tx interface {
 	Claim(tenant, in string) (*Client, error)
 	PutClaim(tenant string, c *Client) error
 	Claims(in string) ([]TenantClaim, error)
+	// ClientIN is the number of the owner's record, or of tenant's claim,
+	// whose id is id; ENOTFOUND when there is none. It may scan.
+	ClientIN(tenant, id string) (string, error)
 
 	// Template is the newest version of the template; TemplateVersion
 	// one version of it (ENOTFOUND if it has none such) and
@@ -54,6 +57,9 @@ type Tx interface {
 	// orders contracts by creation and numbers them.
 	NextContractSeq() (uint64, error)
 	ListContracts(q ContractQuery) (*ContractPage, error)
+	// WitnessContracts returns the ids of up to limit contracts that name
+	// in as a witness, newest first.
+	WitnessContracts(in string, limit int) ([]string, error)
 	// ContractStats counts every contract by status, and the contracts
 	// created on each UTC day from since ("2006-01-02") on, from counts
 	// kept with each contract write, without reading the contracts.

@@ -42,6 +42,9 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.putEverywhere(c); err != nil {
 		return err
 	}
+	if err := t.putWitnesses(c); err != nil {
+		return err
+	}
 	return t.put(bucketContracts, []byte(c.ID), c)
 }
 

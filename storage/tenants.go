@@ -62,6 +62,27 @@ func (t *tx) PutClaim(tenant string, c *signflow.Client) error {
 	return t.put(bucketClaims, claimKey(tenant, c.IN), c)
 }
 
+// ClientIN finds a record by its id (a contract's witnesses) with a scan:
+// of the owners (few), then of the claims' keys, reading only the values of
+// tenant's claims. An id is a UUID, so its JSON text is exact.
+func (t *tx) ClientIN(tenant, id string) (string, error) {
+	field := []byte(`"id":"` + id + `"`)
+	c := t.bucket(bucketOwners).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if bytes.Contains(v, field) {
+			return string(k), nil
+		}
+	}
+	suffix := append([]byte{0}, tenant...)
+	c = t.bucket(bucketClaims).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if bytes.HasSuffix(k, suffix) && bytes.Contains(v, field) {
+			return string(k[:len(k)-len(suffix)]), nil
+		}
+	}
+	return "", signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
+}
+
 func (t *tx) Claims(in string) ([]signflow.TenantClaim, error) {
 	var out []signflow.TenantClaim
 	prefix := join([]byte(in), nil)

@@ -43,11 +43,11 @@ type langLink struct {
 type loginView struct{ Ended bool }
 
 type listView struct {
-	Open, Closed           []cardView
-	OpenTotal, ClosedTotal int
-	OpenMore, PageText     string
-	Newer, Older           string // URLs of the pages beside this one
-	Empty, Paged           bool
+	Open, Closed, Witnessed []cardView
+	OpenTotal, ClosedTotal  int
+	OpenMore, PageText      string
+	Newer, Older            string // URLs of the pages beside this one
+	Empty, Paged            bool
 }
 
 // pageConfig is handed to cabinet.js as JSON.
@@ -57,6 +57,8 @@ type pageConfig struct {
 	ContractID string `json:"contractId,omitempty"`
 	Flow       string `json:"flow,omitempty"` // how the party signs: otp, identity, eimzo, none
 	T          dict   `json:"t"`
+	// Witnessed: the contract waits for witnesses too (common.js's done text).
+	Witnessed bool `json:"witnessed,omitempty"`
 }
 
 // home is GET /cabinet: the party's contracts, or the login form.
@@ -93,7 +95,10 @@ func (h *handler) home(c echo.Context) error {
 }
 
 func listOf(l *signflow.CabinetList, in string, page int, lang string, t dict) *listView {
-	v := &listView{OpenTotal: l.OpenTotal, ClosedTotal: l.ClosedTotal, Empty: l.OpenTotal+l.ClosedTotal == 0}
+	v := &listView{OpenTotal: l.OpenTotal, ClosedTotal: l.ClosedTotal, Empty: l.OpenTotal+l.ClosedTotal+len(l.Witnessed) == 0}
+	for _, c := range l.Witnessed {
+		v.Witnessed = append(v.Witnessed, cardOf(c, in, lang, t))
+	}
 	for _, c := range l.Open {
 		v.Open = append(v.Open, cardOf(c, in, lang, t))
 	}
@@ -139,6 +144,7 @@ func (h *handler) contract(c echo.Context) error {
 	d.Doc = h.docOf(v, audit, s.IN, lang, d.T)
 	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
 	d.Config.View, d.Config.ContractID, d.Config.Flow = "contract", v.ID, d.Doc.Flow
+	d.Config.Witnessed = len(v.Witnesses) > 0
 	return h.render(c, http.StatusOK, d)
 }
 

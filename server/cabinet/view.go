@@ -26,6 +26,7 @@ type docView struct {
 	// the contract) while the contract waits for it; cancel while it waits
 	// for the other party; otherwise the page only says where things stand.
 	CanSign, CanCancel, Creator bool
+	Witness                     bool   // the party is a witness: it signs, and cannot reject
 	Flow                        string // how the party signs: otp, identity, eimzo, none
 	MethodName, ReviewText      string
 	StateTitle, StateText       string
@@ -63,7 +64,7 @@ func (h *handler) docOf(v *signflow.ContractView, audit []*signflow.AuditEvent, 
 
 // actions fills in what the party can do with the contract now.
 func (h *handler) actions(doc *docView, v *signflow.ContractView, in string, t dict) {
-	doc.Creator = v.CreatorIN == in
+	doc.Creator, doc.Witness = v.CreatorIN == in, v.Witness(in) != nil
 	created, pending := v.Status == signflow.StatusCreated, v.PartyStatus(in) == signflow.PartyPending
 	doc.CanSign, doc.CanCancel = created && pending, created && doc.Creator
 	if doc.CanSign {
@@ -84,6 +85,9 @@ func (h *handler) actions(doc *docView, v *signflow.ContractView, in string, t d
 	switch v.Status {
 	case signflow.StatusCreated:
 		doc.StateTitle, doc.StateText, doc.StateClass = t["youSignedTitle"], t["signedText"], "ok"
+		if len(v.Witnesses) > 0 {
+			doc.StateText = t["witness.signedText"]
+		}
 	case signflow.StatusActive:
 		doc.StateTitle, doc.StateText, doc.StateClass = t["activeTitle"], t["activeText"], "ok"
 	case signflow.StatusCompleted:

@@ -73,3 +73,22 @@ func TestConsoleContractsPaging(t *testing.T) {
 			`href="/console/contracts?page=0&amp;status=CREATED">← Newer`}, Not: []string{">" + numbers[1] + "</a>", "Older"}},
 	})
 }
+
+// The contract page shows each witness with its role, number and status.
+func TestConsoleContractShowsWitnesses(t *testing.T) {
+	e := newEnv(t)
+	tpl := fixture.MustTemplate(t, e.Service, fixture.TemplateYAML+"witnessEnabled: true\nwitnessCount: 2\n")
+	var ids []string
+	for i, last := range []string{"Saidova", "Aliyev"} {
+		ids = append(ids, fixture.MustClaim(t, e.Service, fixture.OwnerIN, &signflow.Client{IN: "4111111111115" + string(rune('1'+i)),
+			FirstName: "W", LastName: last, Phone: "99890700005" + string(rune('1'+i))}).ID)
+	}
+	c, err := e.Service.CreateContract(e.Access(t, e.AppA), &signflow.ContractInput{TemplateID: tpl.ID, BuyerIN: fixture.CustomerIN,
+		Price: 100000, Currency: "UZS", WitnessIDs: ids}, signflow.Actor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := e.loggedIn(t)
+	apitest.Run(t, b.api, []apitest.Scenario{{Name: "witnesses", Path: "/console/contracts/" + c.ID, Status: 200,
+		Want: []string{"Witnesses", ">Witness<", "Saidova W", "Aliyev W", "PINFL 41111111111151", "PINFL 41111111111152", "Not signed yet"}}})
+}

@@ -48,7 +48,7 @@ type Doc struct {
 	PriceHeading, AmountHeading string // "Price, UZS", "Amount, UZS"
 	Payments                    []Payment
 	PaymentsTotal               string
-	Witnesses                   []string
+	Witnesses                   []Party
 	Body                        string // the template body with its placeholders filled
 	Hash                        string
 	Audit                       []Event
@@ -56,7 +56,8 @@ type Doc struct {
 	Masked                      bool   // numbers and unregistered names are masked (Options.Masked)
 }
 
-// Party is one side of the contract.
+// Party is one side of the contract, or a witness (Doc.Witnesses, in
+// witnessIds order, Role the word for a witness).
 type Party struct {
 	Role    string // the template's name of the side, e.g. "Sotuvchi"
 	Name    string
@@ -160,7 +161,7 @@ func New(v *signflow.ContractView, audit []*signflow.AuditEvent, lang string, o 
 		total += p.Amount
 	}
 	d.PaymentsTotal = Money(total, v.Currency)
-	d.Witnesses = slices.Clone(v.WitnessIDs)
+	d.witnesses(v, o)
 	d.Body = signflow.FillBody(v, lang, signflow.BodyFormat{
 		Money: func(minor int64) string { return Money(minor, "") },
 		Value: func(val signflow.Value) string { return d.value(tpl.Field(val.TemplateFieldID), val.Value) },
@@ -191,6 +192,22 @@ func (d *Doc) party(role signflow.Text, in, status string, c *signflow.Client, v
 		p.Method, p.SignedAt = t.Or("method."+sig.Method, sig.Method), Time(sig.At)
 	}
 	return p
+}
+
+// witnesses describes the witnesses as parties. A contract made before
+// witnesses signed (or a sample) has only the ids or names it was given:
+// those are listed as they are.
+func (d *Doc) witnesses(v *signflow.ContractView, o Options) {
+	role := signflow.Text{UZ: d.T["witness.role"], RU: d.T["witness.role"], EN: d.T["witness.role"]}
+	if len(v.Witnesses) == 0 {
+		for _, id := range v.WitnessIDs {
+			d.Witnesses = append(d.Witnesses, Party{Role: role.In(d.Lang), Name: id})
+		}
+		return
+	}
+	for _, w := range v.Witnesses {
+		d.Witnesses = append(d.Witnesses, d.party(role, w.IN, w.Status, w.Client(), v, o))
+	}
 }
 
 // Seller and Buyer return the two parties.

@@ -89,6 +89,11 @@ func (d *Doc) event(e *signflow.AuditEvent) Event {
 				out.Actor = p.Role
 			}
 		}
+		for _, p := range d.Witnesses {
+			if p.IN == e.ActorIN {
+				out.Actor = p.Role + " (" + p.Name + ")"
+			}
+		}
 	}
 	if e.Method != "" {
 		out.Method = d.T.Or("method."+e.Method, e.Method)

@@ -105,6 +105,20 @@ func appendContract(b []byte, v *signflow.ContractView) []byte {
 		}
 		b = appendString(b, id)
 	}
+	b = append(b, `],"witnesses":[`...)
+	for i, w := range c.Witnesses {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(append(b, `{"id":`...), w.ID)
+		b = appendField(b, "in", w.IN)
+		b = appendOptString(append(b, `,"firstName":`...), w.FirstName)
+		b = appendOptString(append(b, `,"lastName":`...), w.LastName)
+		b = appendOptString(append(b, `,"midName":`...), w.MidName)
+		b = appendOptString(append(b, `,"legalName":`...), w.LegalName)
+		b = appendField(b, "status", w.Status)
+		b = append(appendOptTime(append(b, `,"signedAt":`...), (*time.Time)(wire.WitnessSignedAt(c, w.IN))), '}')
+	}
 	b = strconv.AppendBool(append(b, `],"deleted":`...), c.Deleted)
 	b = appendTime(append(b, `,"createdDate":`...), c.CreatedAt)
 	b = appendTime(append(b, `,"lastModifiedDate":`...), c.UpdatedAt)

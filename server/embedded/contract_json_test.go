@@ -39,7 +39,10 @@ func TestContractJSONMatchesEncodingJSON(t *testing.T) {
 				{ID: "p2", Quantity: 1e21, DeliveryAt: &at, Values: map[string]any{"b": json.Number("1.50"), "a": []any{tricky, true, nil}}},
 				{ID: "p3", Quantity: 0.333, Values: map[string]any{}}},
 			Payments:   []signflow.Payment{{Amount: 99999999999999, PaymentDate: at}},
-			WitnessIDs: []string{tricky, "x"}},
+			WitnessIDs: []string{tricky, "x"},
+			Witnesses: []signflow.Witness{{ID: tricky, IN: "4", FirstName: tricky, MidName: "M", Status: "ACCEPTED"},
+				{ID: "x", IN: "5", LegalName: tricky, Status: "PENDING"}, {ID: "y", IN: "6", Status: "ACCEPTED"}},
+			Signatures: map[string]*signflow.Signature{"4": {At: at}, "5": {At: at}}},
 		Template: &signflow.Template{ID: "t", Name: name, SellerName: name, BuyerName: name, ExchangeMode: "MONEY"},
 		Buyer:    client, Seller: nil, Creator: &signflow.Client{ID: "c2", LegalName: "L", Type: signflow.ClientCompany},
 	}

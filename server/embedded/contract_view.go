@@ -38,6 +38,7 @@ type contractResponse struct {
 	Products         []productObject  `json:"products"`
 	Payments         []paymentObject  `json:"payments"`
 	WitnessIDs       []string         `json:"witnessIds"`
+	Witnesses        []wire.Witness   `json:"witnesses"`
 	Deleted          bool             `json:"deleted"`
 	CreatedDate      wire.Time        `json:"createdDate"`
 	LastModifiedDate wire.Time        `json:"lastModifiedDate"`
@@ -100,7 +101,7 @@ func contractOf(v *signflow.ContractView) *contractResponse {
 		Buyer: userOf(v.Buyer), Seller: userOf(v.Seller), CreatedBy: userOf(v.Creator),
 		BuyerUserID: userID(v.Buyer), SellerUserID: userID(v.Seller),
 		Values: make([]valueObject, 0, len(c.Values)), Products: make([]productObject, 0, len(c.Products)),
-		Payments: make([]paymentObject, 0, len(c.Payments)), WitnessIDs: c.WitnessIDs, Deleted: c.Deleted,
+		Payments: make([]paymentObject, 0, len(c.Payments)), WitnessIDs: c.WitnessIDs, Witnesses: wire.Witnesses(c), Deleted: c.Deleted,
 		CreatedDate: wire.Time(c.CreatedAt), LastModifiedDate: wire.Time(c.UpdatedAt), Version: c.Version}
 	if out.WitnessIDs == nil {
 		out.WitnessIDs = []string{}

@@ -53,7 +53,7 @@ func TestReadContract(t *testing.T) {
 	body := e.do("GET", "/v1/contracts/"+id, tok, nil).JSON(t)
 	assertKeys(t, body, "id", "number", "status", "purpose", "buyerStatus", "sellerStatus", "buyerIn", "sellerIn", "creatorIn",
 		"price", "initialPayment", "currency", "currencyId", "deliveryAt", "templateId", "templateVersion", "template", "buyer", "seller",
-		"createdBy", "buyerUserId", "sellerUserId", "values", "products", "payments", "witnessIds", "deleted",
+		"createdBy", "buyerUserId", "sellerUserId", "values", "products", "payments", "witnessIds", "witnesses", "deleted",
 		"createdDate", "lastModifiedDate", "version")
 	assertKeys(t, body["buyer"].(map[string]any), "id", "firstName", "lastName", "phone", "legalName", "type")
 	assertKeys(t, body["template"].(map[string]any), "id", "name", "sellerName", "buyerName", "exchangeMode")

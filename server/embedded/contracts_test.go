@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -25,12 +26,24 @@ witnessCount: 2
 `
 )
 
+// witnessIDs registers two witnesses as the owner's tenant and returns their ids.
+func witnessIDs(t *testing.T, svc *signflow.Service) []string {
+	var ids []string
+	for i, name := range []string{"Saidova", "Aliyev"} {
+		c := fixture.MustClaim(t, svc, fixture.OwnerIN, &signflow.Client{IN: fmt.Sprintf("4111111111111%d", i), FirstName: "W",
+			LastName: name, Phone: fmt.Sprintf("99890700000%d", i)})
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
+
 func TestCreateContract(t *testing.T) {
 	e := newEnv(t, 0)
 	tok := e.token(e.AppA)
 	onlyOther := e.token(e.app(signflow.AppScopes, e.Other.ID))
 	required := fixture.MustTemplate(t, e.Service, productRequiredYAML)
 	witnessed := fixture.MustTemplate(t, e.Service, witnessYAML)
+	witnesses, unknown := witnessIDs(t, e.Service), signflow.NewID()
 	address := e.Template.Fields[0]
 	body := func(over map[string]any) map[string]any {
 		m := map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN, "price": 1500.25, "currency": "UZS"}
@@ -102,7 +115,12 @@ func TestCreateContract(t *testing.T) {
 		post("value for a product field", map[string]any{"values": []map[string]any{{"keyName": "color", "value": "red"}}}, 400, "values[0]"),
 		post("witnesses on a template without witnesses", map[string]any{"witnessIds": []string{signflow.NewID()}}, 400, "witnessIds"),
 		post("too few witnesses", map[string]any{"templateId": witnessed.ID, "witnessIds": []string{signflow.NewID()}}, 400, "requires 2 witnesses"),
-		post("witnesses as required", map[string]any{"templateId": witnessed.ID, "witnessIds": []string{signflow.NewID(), signflow.NewID()}}, 200),
+		post("witnesses as required", map[string]any{"templateId": witnessed.ID, "witnessIds": witnesses}, 200),
+		post("unknown witness", map[string]any{"templateId": witnessed.ID, "witnessIds": []string{witnesses[0], unknown}}, 400, unknown),
+		post("witness given twice", map[string]any{"templateId": witnessed.ID, "witnessIds": []string{witnesses[1], witnesses[1]}}, 400,
+			witnesses[1]+`\" is given twice`),
+		post("a party as its own witness", map[string]any{"templateId": witnessed.ID, "witnessIds": []string{witnesses[0], e.Customer.ID}}, 400,
+			e.Customer.ID+`\" is a party`),
 		post("witness id not a UUID", map[string]any{"templateId": witnessed.ID, "witnessIds": []string{"a", "b"}}, 400, "not a UUID"),
 		post("buyerIn of the wrong type", map[string]any{"buyerIn": 31234567890123}, 400, "buyerIn: must be a string"),
 		post("values of the wrong type", map[string]any{"values": "x"}, 400, "values: must be an array"),

@@ -142,7 +142,7 @@ func TestReadContract(t *testing.T) {
 	// Exactly the key interface's fields, and every date-time in the wire form.
 	got := e.do("GET", path, e.KeyA.Secret, nil).JSON(t)
 	want := []string{"id", "number", "status", "purpose", "buyerStatus", "sellerStatus", "buyerIn", "sellerIn", "creatorIn",
-		"price", "initialPayment", "currency", "deliveryAt", "templateId", "templateVersion", "buyer", "seller", "createdBy", "values", "createdDate"}
+		"price", "initialPayment", "currency", "deliveryAt", "templateId", "templateVersion", "buyer", "seller", "createdBy", "values", "witnesses", "createdDate"}
 	if k := keys(got); !slices.Equal(k, sorted(want)) {
 		t.Fatalf("fields %v, want %v", k, sorted(want))
 	}

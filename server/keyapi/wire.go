@@ -32,6 +32,8 @@ type contractResponse struct {
 
 	// TemplateVersion is the version of the template the contract was made from.
 	TemplateVersion int `json:"templateVersion"`
+	// Witnesses are in list items too.
+	Witnesses []wire.Witness `json:"witnesses"`
 }
 
 // user is the key interface's user object: the names and type shown in the
@@ -66,7 +68,7 @@ func contractOf(v *signflow.ContractView, withValues bool) contractResponse {
 		SellerStatus: v.SellerStatus, BuyerIN: v.BuyerIN, SellerIN: v.SellerIN, CreatorIN: v.CreatorIN,
 		Price: signflow.MinorNumber(v.Price), InitialPayment: signflow.MinorNumber(v.InitialPayment), Currency: v.Currency,
 		DeliveryAt: wire.OptTime(v.DeliveryAt), TemplateID: v.TemplateID, TemplateVersion: v.FromVersion(), Buyer: userOf(v.Buyer), Seller: userOf(v.Seller),
-		CreatedBy: userOf(v.Creator), Values: []valueObject{}, CreatedDate: wire.Time(v.CreatedAt)}
+		CreatedBy: userOf(v.Creator), Values: []valueObject{}, CreatedDate: wire.Time(v.CreatedAt), Witnesses: wire.Witnesses(v.Contract)}
 	if withValues {
 		for _, val := range v.Values {
 			out.Values = append(out.Values, valueObject{ID: val.ID, Position: val.Position, Value: val.Value, DocumentID: v.ID,

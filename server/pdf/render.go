@@ -197,8 +197,12 @@ func (w *writer) witnesses() {
 		return
 	}
 	w.heading(w.t["witnesses"], sizeText*leading)
-	for i, name := range w.d.Witnesses {
-		w.paragraph(fmt.Sprintf("%d. %s", i+1, name), false, sizeText)
+	for i, p := range w.d.Witnesses {
+		line := fmt.Sprintf("%d. %s", i+1, p.Name)
+		if p.IN != "" {
+			line += fmt.Sprintf(", %s %s: %s", p.IDLabel, p.IN, p.StatusText)
+		}
+		w.paragraph(line, false, sizeText)
 	}
 }
 
@@ -218,5 +222,10 @@ func (w *writer) signatures() {
 	t.start()
 	for _, p := range w.d.Parties {
 		t.row([]string{p.Role, p.Name, p.StatusText, p.Method, p.SignedAt}, false, false)
+	}
+	for _, p := range w.d.Witnesses {
+		if p.IN != "" {
+			t.row([]string{p.Role, p.Name, p.StatusText, p.Method, p.SignedAt}, false, false)
+		}
 	}
 }

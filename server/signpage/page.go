@@ -34,6 +34,7 @@ type pageData struct {
 	// IdentityTitle and IdentityAgain name the provider of an identity flow.
 	IdentityTitle, IdentityAgain  string
 	Creator                       bool // the signer is the creator's party: rejecting cancels
+	Witness                       bool // the signer is a witness: it cannot reject
 	RedirectURL                   string
 	Reason, ErrorTitle, ErrorText string
 	Config                        pageConfig
@@ -58,6 +59,8 @@ type pageConfig struct {
 	IDLabel       string     `json:"idLabel,omitempty"` // E-IMZO flow: "TIN" or "PINFL" in the page's language
 	EIMZO         *eimzoJSON `json:"eimzo,omitempty"`
 	T             dict       `json:"t"`
+	// Witnessed: the contract waits for witnesses too (common.js's done text).
+	Witnessed bool `json:"witnessed,omitempty"`
 }
 
 // eimzoJSON tells sign.js how to reach the local E-IMZO client and what
@@ -137,6 +140,7 @@ func (d *pageData) fail(reason, key string) {
 func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 	s, c, t := v.Session, v.Contract, d.T
 	d.Creator = s.SignerIN == c.CreatorIN
+	d.Witness, d.Config.Witnessed = c.Witness(s.SignerIN) != nil, len(c.Witnesses) > 0
 	d.RedirectURL = s.RedirectURL
 	d.Config.Method, d.Config.SessionID, d.Config.ContractID, d.Config.RedirectURL = s.Method, s.ID, c.ID, s.RedirectURL
 	if d.Flow = flowOf[s.Method]; !h.svc.MethodUsable(s.Method) {

@@ -1,7 +1,8 @@
 // Package wire holds what both public interfaces put on the wire the same
 // way: date-times, money amounts in either unit, the contract create
-// request and the contract PDF answer. Each interface keeps its own
-// response shapes; only these shared forms live here.
+// request, a contract's witnesses and the contract PDF answer. Each
+// interface keeps its own response shapes; only these shared forms live
+// here.
 package wire
 
 import (
@@ -112,4 +113,35 @@ func jsonKindOf(b []byte) string {
 		return "bool"
 	}
 	return "value"
+}
+
+// Witness is a witness of a contract as both interfaces show it: its
+// record's id, number and names (never its phone), and whether it signed.
+type Witness struct {
+	ID        string  `json:"id"`
+	IN        string  `json:"in"`
+	FirstName *string `json:"firstName"`
+	LastName  *string `json:"lastName"`
+	MidName   *string `json:"midName"`
+	LegalName *string `json:"legalName"`
+	Status    string  `json:"status"`
+	SignedAt  *Time   `json:"signedAt"`
+}
+
+// Witnesses are the witnesses of c in witnessIds order; never nil.
+func Witnesses(c *signflow.Contract) []Witness {
+	out := make([]Witness, 0, len(c.Witnesses))
+	for _, w := range c.Witnesses {
+		out = append(out, Witness{ID: w.ID, IN: w.IN, FirstName: OptString(w.FirstName), LastName: OptString(w.LastName),
+			MidName: OptString(w.MidName), LegalName: OptString(w.LegalName), Status: w.Status, SignedAt: WitnessSignedAt(c, w.IN)})
+	}
+	return out
+}
+
+// WitnessSignedAt is when the witness in signed, nil before it has.
+func WitnessSignedAt(c *signflow.Contract, in string) *Time {
+	if w := c.Witness(in); w == nil || w.Status != signflow.PartyAccepted || c.Signatures[in] == nil {
+		return nil
+	}
+	return OptTime(&c.Signatures[in].At)
 }

@@ -21,6 +21,26 @@ const anyValue = "*"
 // Contract reads the contract, and in the same statement what a read of
 // it reads next (prefetch.go): its template, and the owners' records and
 // the claims of its parties.
+func (t *tx) WitnessContracts(in string, limit int) ([]string, error) {
+	if !validText(in) {
+		return nil, nil
+	}
+	rows, err := t.query("SELECT contract_id FROM contract_witnesses WHERE witness_in = $1 ORDER BY seq DESC LIMIT $2", in, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 func (t *tx) Contract(id string) (*signflow.Contract, error) {
 	notFound := signflow.Errorf(signflow.ENOTFOUND, "Contract not found.")
 	if !validText(id) {
@@ -106,6 +126,14 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 			c.ID, seq, c.Number, c.Status, c.TemplateID, c.BuyerIN, c.SellerIN, data)
 		t.queue(nil, `INSERT INTO contract_parties (party_in, seq, other_in, status, template_id, contract_id)
 			VALUES ($1, $3, $2, $4, $5, $6), ($2, $3, $1, $4, $5, $6)`, c.BuyerIN, c.SellerIN, seq, c.Status, c.TemplateID, c.ID)
+		if len(c.Witnesses) > 0 {
+			ins := make([]string, 0, len(c.Witnesses))
+			for _, w := range c.Witnesses {
+				ins = append(ins, w.IN)
+			}
+			t.queue(nil, `INSERT INTO contract_witnesses (witness_in, seq, contract_id)
+				SELECT unnest($1::text[]), $2, $3 ON CONFLICT DO NOTHING`, ins, seq, c.ID)
+		}
 		for _, in := range []string{c.BuyerIN, c.SellerIN} {
 			pairs.add(pairKey{in, c.Counterparty(in), c.TemplateID, c.Status}, 1)
 			for _, tpl := range []string{anyValue, c.TemplateID} {

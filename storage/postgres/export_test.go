@@ -6,6 +6,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
+// ClientByIDSQL exposes the lookup of a record by id to the plan checks.
+const ClientByIDSQL = clientByID
+
 // Pool exposes the store's connections to the checks of the tests.
 func Pool(s *Store) *pgxpool.Pool { return s.pool }
 

@@ -76,6 +76,20 @@ func TestListPlansUseIndexes(t *testing.T) {
 	}
 }
 
+// A witness id is found through the claims' index by id, not by reading
+// every claim there is. (Owners are few: their table may be read whole.)
+func TestClientByIDPlanUsesIndexes(t *testing.T) {
+	s := pgtest.Open(t)
+	w := storagetest.NewWorld(t, s, 100, 2_000, 100)
+	if _, err := postgres.Pool(s).Exec(context.Background(), "ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+	plan := explain(t, s, postgres.ClientByIDSQL, []any{w.Owner, signflow.NewID()})
+	if m := regexp.MustCompile(`Seq Scan on claims\b`).FindString(plan); m != "" {
+		t.Errorf("%s:\n%s", m, plan)
+	}
+}
+
 func explain(t *testing.T, s *postgres.Store, sql string, args []any) string {
 	t.Helper()
 	rows, err := postgres.Pool(s).Query(context.Background(), "EXPLAIN "+sql, args...)

@@ -119,6 +119,24 @@ func (t *tx) PutClaim(tenant string, c *signflow.Client) error {
 	return t.write(claims, []any{c.IN, tenant}, nil, c)
 }
 
+// ClientIN finds a record by its id (a contract's witnesses), through the
+// indexes by id (openTables).
+func (t *tx) ClientIN(tenant, id string) (string, error) {
+	if !validText(tenant) || !validText(id) {
+		return "", signflow.Errorf(signflow.ENOTFOUND, "Client not found.")
+	}
+	var in string
+	if err := t.queryRow([]any{&in}, clientByID, tenant, id); err != nil {
+		return "", notFound(err, "Client")
+	}
+	return in, nil
+}
+
+// clientByID is the number of the owner's record or of tenant ($1)'s claim
+// whose id is $2.
+const clientByID = `SELECT client_in FROM owners WHERE data->>'id' = $2
+	UNION ALL SELECT client_in FROM claims WHERE tenant = $1 AND data->>'id' = $2 LIMIT 1`
+
 func (t *tx) Claims(in string) ([]signflow.TenantClaim, error) {
 	if !validText(in) {
 		return nil, nil

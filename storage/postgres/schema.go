@@ -165,8 +165,21 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("postgres: migration to schema %d: %w", v+1, err)
 		}
 	}
+	if _, err := conn.Exec(ctx, openTables); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
 	return nil
 }
+
+// openTables are made at every start, outside the versioned schema, so
+// that a database stays usable by a build that does not know them: the
+// contracts that name each witness, and the records by id that witnessIds
+// name (ClientIN).
+const openTables = `CREATE TABLE IF NOT EXISTS contract_witnesses (
+	witness_in text COLLATE "C", seq bigint, contract_id text COLLATE "C" NOT NULL,
+	PRIMARY KEY (witness_in, seq));
+CREATE INDEX IF NOT EXISTS owners_by_id ON owners ((data->>'id'));
+CREATE INDEX IF NOT EXISTS claims_by_id ON claims (tenant, (data->>'id'))`
 
 func schemaVersion(ctx context.Context, conn *pgx.Conn) (int, error) {
 	var v int
