@@ -147,8 +147,31 @@ type SigningConfig struct {
 
 // SMSConfig picks the SMS provider.
 type SMSConfig struct {
-	Provider string        `koanf:"provider"`
-	HTTP     SMSHTTPConfig `koanf:"http"`
+	Provider   string              `koanf:"provider"`
+	HTTP       SMSHTTPConfig       `koanf:"http"`
+	Eskiz      EskizConfig         `koanf:"eskiz"`
+	PlayMobile PlayMobileConfig    `koanf:"playmobile"`
+	Texts      map[string]LangText `koanf:"texts"` // sms.texts.<kind>.<lang>: replacements of the built-in texts
+}
+
+// LangText is one text per language.
+type LangText map[string]string
+
+// EskizConfig is an Eskiz account (notify.eskiz.uz).
+type EskizConfig struct {
+	BaseURL     string `koanf:"baseURL"`
+	Email       string `koanf:"email"`
+	Password    string `koanf:"password"`
+	From        string `koanf:"from"`
+	CallbackURL string `koanf:"callbackURL"`
+}
+
+// PlayMobileConfig is a Play Mobile broker account.
+type PlayMobileConfig struct {
+	BaseURL    string `koanf:"baseURL"`
+	Login      string `koanf:"login"`
+	Password   string `koanf:"password"`
+	Originator string `koanf:"originator"`
 }
 
 // SMSHTTPConfig is the generic HTTP SMS gateway.
@@ -252,8 +275,11 @@ func Default() Config {
 		ACME:     ACMEConfig{DirectoryURL: tlscert.LetsEncrypt, HTTPListen: tlscert.DefaultHTTPListen},
 		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
 			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
-		Signing:  SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
-		SMS:      SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
+		Signing: SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
+		SMS: SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second},
+			Eskiz:      EskizConfig{BaseURL: "https://notify.eskiz.uz/api", From: "4546"},
+			PlayMobile: PlayMobileConfig{BaseURL: "https://send.smsxabar.uz/broker-api", Originator: "3700"},
+			Texts:      map[string]LangText{}},
 		Identity: IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},

@@ -86,6 +86,8 @@ func envKeys(environ []string, known map[string]string, lists map[string]bool) m
 			out[canon] = strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' })
 		} else if ok {
 			out[canon] = value
+		} else if canon, ok := smsTextKey(key); ok {
+			out[canon] = value
 		} else if strings.HasPrefix(key, "sms.http.headers.") {
 			out["sms.http.headers."+name[len("CONTRACTS_SMS__HTTP__HEADERS__"):]] = value
 		}
@@ -96,7 +98,7 @@ func envKeys(environ []string, known map[string]string, lists map[string]bool) m
 func checkKnownKeys(k *koanf.Koanf, known map[string]string) error {
 	var unknown []string
 	for _, key := range k.Keys() {
-		if _, ok := known[strings.ToLower(key)]; !ok && !strings.HasPrefix(key, "sms.http.headers.") {
+		if _, ok := known[strings.ToLower(key)]; !ok && !strings.HasPrefix(key, "sms.http.headers.") && !strings.HasPrefix(key, "sms.texts.") {
 			unknown = append(unknown, key)
 		}
 	}
