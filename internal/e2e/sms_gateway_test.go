@@ -35,7 +35,6 @@ func TestServeEskizWrongCredentialsIsAWarning(t *testing.T) {
 	}
 }
 
-
 // TestServeEskizSendsTheTextsOfTheTable: a cabinet login code goes out
 // through Eskiz in the page's language (a replacement of another language
 // leaves it alone), on the token of the login at start, and is counted.
