@@ -60,7 +60,7 @@ func TestCabinetLoginSendsACodeAndOpensASession(t *testing.T) {
 		t.Fatalf("answer %+v", sent)
 	}
 	m := w.SMS.Last()
-	if m.Phone != custPhone || m.Text != "cabinetCode "+lastCode(t, w.SMS, custPhone) {
+	if m.Phone != custPhone || m.Text != "Your cabinet login code: "+lastCode(t, w.SMS, custPhone)+". Do not share it with anyone." {
 		t.Fatalf("SMS %+v", m)
 	}
 	var stored *signflow.CabinetLogin
