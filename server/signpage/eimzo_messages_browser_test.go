@@ -69,7 +69,7 @@ func TestBrowserEIMZOMessagesInEveryLanguage(t *testing.T) {
 	ctx := browsertest.Start(t)
 	cases := []struct {
 		name, listKeys, key string
-		pairs              []string
+		pairs               []string
 	}{
 		{"not-running", `Promise.reject(Object.assign(new Error('x'), {code: 'not-running'}))`, "err.eimzoNotRunning", nil},
 		{"too-old", `Promise.reject(Object.assign(new Error('3.30'), {code: 'too-old'}))`, "err.eimzoTooOld", []string{"version", "3.30", "needed", "3.37"}},
