@@ -54,6 +54,7 @@
     },
     'identity-mismatch': 'err.identityMismatch', 'identity-state': 'err.identityState',
     'identity-cancelled': 'err.identityCancelled', 'identity-refused': 'err.identityRefused',
+    'identity-reason': function (r) { return fmt('err.identityReason', { code: r.code || '?' }); },
     'signature-refused': function () { return fmt('err.signatureRefused', { id: cfg.idLabel + ' ' + cfg.signerIn }); }
   };
   function errorText(r) { return P.errorText(r, reasonText); }
@@ -244,7 +245,7 @@
       }
       if (closedBy({ status: d.status, reason: d.reason })) return;
       show('identity', $('[data-identity-title]'));
-      say('identity', errorText({ reason: d.reason }), 'error');
+      say('identity', errorText({ reason: d.reason, code: d.code }), 'error');
     });
     signBtn.addEventListener('click', function () { start('review', signBtn); });
     $('[data-action="identity-again"]').addEventListener('click', function (e) { start('identity', e.currentTarget); });

@@ -19,12 +19,21 @@ func identityProviders(cfg *config.Config, masterKey string) (map[string]signflo
 	providers := map[string]signflow.IdentityProvider{}
 	pkceKey := sha256.Sum256([]byte("contracts pkce key\x00" + masterKey))
 	for method, c := range map[string]config.IDPConfig{signflow.MethodMyID: cfg.Identity.MyID, signflow.MethodAbleID: cfg.Identity.AbleID} {
-		if c.AuthURL == "" {
+		if !c.On() {
+			continue
+		}
+		if c.Flow == "web" {
+			p, err := idp.NewMyIDWeb(idp.MyIDWebConfig{BaseURL: c.BaseURL, WebURL: c.WebURL, ClientID: c.ClientID,
+				ClientSecret: c.ClientSecret, RedirectURL: idp.CallbackURL(cfg.Embedded.BaseURL), Timeout: c.Timeout})
+			if err != nil {
+				return nil, nil, err
+			}
+			providers[method] = p
 			continue
 		}
 		name := map[string]string{signflow.MethodMyID: "MyID", signflow.MethodAbleID: "AbleID"}[method]
 		p, err := idp.New(idp.Config{Name: name, AuthURL: c.AuthURL, TokenURL: c.TokenURL, UserinfoURL: c.UserinfoURL,
-			ClientID: c.ClientID, ClientSecret: c.ClientSecret, Scope: c.Scope, InClaim: c.InClaim,
+			ClientID: c.ClientID, ClientSecret: c.ClientSecret, Scope: c.Scope, InClaim: c.InClaim, AuthParams: c.AuthParams,
 			RedirectURL: idp.CallbackURL(cfg.Embedded.BaseURL), Timeout: c.Timeout, PKCEKey: pkceKey[:]})
 		if err != nil {
 			return nil, nil, err
@@ -95,8 +104,8 @@ func (a *Appliance) warn(w string) {
 // configuredMethods are the signing methods whose providers are set up.
 func configuredMethods(cfg *config.Config) map[string]bool {
 	return map[string]bool{
-		signflow.MethodMyID:   cfg.Identity.MyID.AuthURL != "",
-		signflow.MethodAbleID: cfg.Identity.AbleID.AuthURL != "",
+		signflow.MethodMyID:   cfg.Identity.MyID.On(),
+		signflow.MethodAbleID: cfg.Identity.AbleID.On(),
 		signflow.MethodEIMZO:  cfg.EIMZO.VerifyURL != "",
 	}
 }

@@ -187,16 +187,29 @@ type IdentityConfig struct {
 	AbleID IDPConfig `koanf:"ableid"`
 }
 
-// IDPConfig is one OAuth2 identity provider; off while AuthURL is empty.
+// IDPConfig is one identity provider: an OAuth2 flow, off while AuthURL
+// is empty, or (MyID only) MyID's web check, on with a clientId.
 type IDPConfig struct {
-	AuthURL      string        `koanf:"authURL"`
-	TokenURL     string        `koanf:"tokenURL"`
-	UserinfoURL  string        `koanf:"userinfoURL"`
-	ClientID     string        `koanf:"clientId"`
-	ClientSecret string        `koanf:"clientSecret"`
-	Scope        string        `koanf:"scope"`
-	InClaim      string        `koanf:"inClaim"`
-	Timeout      time.Duration `koanf:"timeout"`
+	Flow         string            `koanf:"flow"`       // oauth or web
+	BaseURL      string            `koanf:"baseURL"`    // web: MyID's API
+	WebURL       string            `koanf:"webURL"`     // web: MyID's page
+	AuthParams   map[string]string `koanf:"authParams"` // oauth: added to the authorization URL
+	AuthURL      string            `koanf:"authURL"`
+	TokenURL     string            `koanf:"tokenURL"`
+	UserinfoURL  string            `koanf:"userinfoURL"`
+	ClientID     string            `koanf:"clientId"`
+	ClientSecret string            `koanf:"clientSecret"`
+	Scope        string            `koanf:"scope"`
+	InClaim      string            `koanf:"inClaim"`
+	Timeout      time.Duration     `koanf:"timeout"`
+}
+
+// On tells whether the provider is configured.
+func (p IDPConfig) On() bool {
+	if p.Flow == "web" {
+		return p.ClientID != ""
+	}
+	return p.AuthURL != ""
 }
 
 // EIMZOConfig is the E-IMZO verification server; off while empty.
@@ -280,7 +293,10 @@ func Default() Config {
 			Eskiz:      EskizConfig{BaseURL: "https://notify.eskiz.uz/api", From: "4546"},
 			PlayMobile: PlayMobileConfig{BaseURL: "https://send.smsxabar.uz/broker-api", Originator: "3700"},
 			Texts:      map[string]LangText{}},
-		Identity: IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
+		Identity: IdentityConfig{
+			MyID: IDPConfig{Flow: "oauth", BaseURL: "https://myid.uz", WebURL: "https://web.myid.uz", AuthParams: map[string]string{},
+				InClaim: "pinfl", Timeout: 10 * time.Second},
+			AbleID: IDPConfig{Flow: "oauth", AuthParams: map[string]string{}, InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,

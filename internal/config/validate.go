@@ -114,9 +114,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: log.format: %q is not json or console", c.Log.Format)
 	}
 	for key, p := range map[string]IDPConfig{"identity.myid": c.Identity.MyID, "identity.ableid": c.Identity.AbleID} {
-		if p.AuthURL != "" && (p.TokenURL == "" || p.UserinfoURL == "" || p.ClientID == "" || p.InClaim == "") {
+		if p.AuthURL != "" && p.Flow != "web" && (p.TokenURL == "" || p.UserinfoURL == "" || p.ClientID == "" || p.InClaim == "") {
 			return fmt.Errorf("config: %s: authURL needs tokenURL, userinfoURL, clientId and inClaim", key)
 		}
+	}
+	if err := c.Identity.validateFlows(); err != nil {
+		return err
 	}
 	if c.EIMZO.VerifyURL != "" {
 		if p, err := url.Parse(c.EIMZO.VerifyURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {

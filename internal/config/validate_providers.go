@@ -83,3 +83,26 @@ func absoluteURL(key, u string) error {
 	}
 	return nil
 }
+
+// validateFlows checks identity.*.flow: MyID's web check needs its client
+// and its two URLs; AbleID has only the OAuth2 flow.
+func (i IdentityConfig) validateFlows() error {
+	switch i.MyID.Flow {
+	case "oauth":
+	case "web":
+		if i.MyID.ClientID != "" && i.MyID.ClientSecret == "" {
+			return fmt.Errorf("config: identity.myid.clientSecret: required with flow web")
+		}
+		for key, u := range map[string]string{"identity.myid.baseURL": i.MyID.BaseURL, "identity.myid.webURL": i.MyID.WebURL} {
+			if err := absoluteURL(key, u); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("config: identity.myid.flow: %q is not oauth or web", i.MyID.Flow)
+	}
+	if i.AbleID.Flow != "oauth" {
+		return fmt.Errorf("config: identity.ableid.flow: %q; AbleID has only the oauth flow", i.AbleID.Flow)
+	}
+	return nil
+}
