@@ -27,7 +27,6 @@ func TestBrowserMyIDWebFlow(t *testing.T) {
 		t.Helper()
 		e.myidWeb.Face(face, reason)
 		browsertest.Click(t, ctx, "button", button)
-		browsertest.Click(t, popupOf(t, ctx), "link", "Continue")
 	}
 
 	myid(fixture.UnknownIN, 0, "Подписать")

@@ -39,7 +39,7 @@ func TestMyIDWebFlow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// MyID's page answers with a link back to the redirect URI.
+		// MyID's page sends the popup back to the redirect URI.
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		resp, err := client.Get(page)
 		if err != nil {

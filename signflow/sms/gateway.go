@@ -29,7 +29,7 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string {
-	return fmt.Sprintf("%s refused the SMS (%d): %s", e.Provider, e.Status, e.Message)
+	return fmt.Sprintf("%s refused (HTTP %d): %s", e.Provider, e.Status, e.Message)
 }
 
 // Unwrap presents the refusal to callers as EUNAVAILABLE.

@@ -3,7 +3,6 @@ package idptest
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,8 +13,8 @@ import (
 
 // MyIDWeb is a fake of MyID's web face check over real HTTP: the API
 // (client-credentials and authorization-code tokens, web sessions,
-// users/me) and the web page the popup opens, which shows the person whose
-// face it "sees" and sends the popup back with auth_code, or reason_code.
+// users/me) and the web page the popup opens, which sends the popup back
+// with auth_code for the face it is set to see, or reason_code.
 type MyIDWeb struct {
 	API, Web               *httptest.Server
 	ClientID, ClientSecret string
@@ -111,8 +110,8 @@ func (m *MyIDWeb) me(w http.ResponseWriter, r *http.Request) {
 		"common_data": map[string]any{"pinfl": pinfl, "first_name": "AZIZ", "last_name": "KARIMOV"}}})
 }
 
-// page is web.myid.uz: it checks the session, shows what it would do and
-// a button that sends the popup back.
+// page is web.myid.uz: it checks the session and sends the popup back
+// with auth_code (the face it was set to see) or reason_code.
 func (m *MyIDWeb) page(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	m.Lock()
@@ -139,7 +138,7 @@ func (m *MyIDWeb) page(w http.ResponseWriter, r *http.Request) {
 		v.Set("auth_code", code)
 	}
 	back.RawQuery = v.Encode()
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprintf(w, `<!doctype html><html lang="%s"><title>MyID</title><h1>MyID</h1><p>Checking %s</p><a href="%s">Continue</a>`,
-		html.EscapeString(q.Get("lang")), html.EscapeString(q.Get("pinfl")), html.EscapeString(back.String()))
+	// The person's check itself is not faked: MyID's page sends the popup
+	// straight back, as it does once the camera step is done.
+	http.Redirect(w, r, back.String(), http.StatusFound)
 }
