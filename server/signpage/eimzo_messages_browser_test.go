@@ -2,6 +2,10 @@ package signpage_test
 
 import (
 	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -101,4 +105,36 @@ func TestBrowserEIMZOMessagesInEveryLanguage(t *testing.T) {
 			browsertest.Screenshot(t, ctx, lang+"-eimzo-"+c.name+"-390", 390)
 		}
 	}
+}
+
+// Local Network Access in Chromium: framed by an integrator's own iframe
+// without the allow attribute, the page cannot reach E-IMZO and says the
+// browser blocked it (not that E-IMZO is not running); framed by sdk.js,
+// whose iframe allows it, the same failure is E-IMZO not running.
+func TestBrowserEIMZOBlockedInAFrameWithoutAllow(t *testing.T) {
+	capi := newCAPIWS(t, "cn=unused", eimzotest.Key{TIN: fixture.OwnerIN})
+	capi.setDown(true)
+	e := newEnvWith(t, envOptions{outside: true, eimzo: signpage.EIMZOClient{PlainURL: capi.url}})
+	ctx := browsertest.Start(t)
+	own := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>Shop</title><iframe src="%s" style="width:100%%;height:900px"></iframe>`, html.EscapeString(r.URL.Query().Get("u")))
+	}))
+	t.Cleanup(own.Close)
+	_, _, page := e.openCompany(t, signflow.SessionRequest{Lang: "en"})
+	if err := chromedp.Do(ctx, chromedp.Navigate(own.URL+"/?u="+url.QueryEscape(page))); err != nil {
+		t.Fatal(err)
+	}
+	f := browsertest.Frame(t, ctx, page)
+	browsertest.Click(t, f, "button", "Sign")
+	browsertest.WaitText(t, f, "Your browser blocked this page from reaching E-IMZO on your computer.")
+
+	p := newParent(t, e.base+"/sdk.js")
+	_, _, page = e.openCompany(t, signflow.SessionRequest{Lang: "en", ParentOrigin: p.origin()})
+	if err := chromedp.Do(ctx, chromedp.Navigate(p.page(page))); err != nil {
+		t.Fatal(err)
+	}
+	f = browsertest.Frame(t, ctx, page)
+	browsertest.Click(t, f, "button", "Sign")
+	browsertest.WaitText(t, f, "E-IMZO is not running on this computer.")
 }
