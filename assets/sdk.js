@@ -22,7 +22,9 @@
 
     var frame = global.document.createElement('iframe');
     frame.src = url;
-    frame.allow = 'camera';
+    // camera: face checks; the other two let E-IMZO on the signer's
+    // computer (127.0.0.1) be reached from this cross-origin frame.
+    frame.allow = 'camera; local-network-access; loopback-network';
     frame.title = options.title || 'Contract signing';
     frame.style.display = 'block';
     frame.style.width = '100%';

@@ -24,6 +24,25 @@ type IdentityProvider interface {
 	Identify(ctx context.Context, state, code string) (in string, err error)
 }
 
+// IdentitySessionProvider is a provider whose page is made for one person
+// (MyID's web face check): a session is opened at the provider, bound to
+// the signer's number, before the popup goes to its page.
+type IdentitySessionProvider interface {
+	IdentityProvider
+	// StartURL opens the provider's session and returns its page; state
+	// comes back on the redirect URI as with AuthURL. Errors are *Error:
+	// EUNAVAILABLE when the provider fails or does not answer in time.
+	StartURL(ctx context.Context, state string, start IdentityStart) (string, error)
+}
+
+// IdentityStart is what a provider's session is opened for.
+type IdentityStart struct {
+	SessionID string // our session, the provider's external id
+	SignerIN  string // the 14-digit number the provider is to check
+	IP        string // the signer's address
+	Lang      string // the page's language
+}
+
 // EIMZOVerifier checks an E-IMZO PKCS#7 signature of a document hash made
 // by the key of signerIN. signflow/eimzo.Verifier implements it.
 type EIMZOVerifier interface {
@@ -90,6 +109,7 @@ func (s *Service) StartIdentity(token string, actor Actor) (string, error) {
 	var (
 		state    string
 		provider IdentityProvider
+		start    IdentityStart
 	)
 	err := s.store.Update(func(tx Tx) error {
 		sess, _, err := liveSession(tx, token, now)
@@ -100,10 +120,15 @@ func (s *Service) StartIdentity(token string, actor Actor) (string, error) {
 			return err
 		}
 		state, sess.IDPStateHash = NewIdentityState(sess.ID)
+		start = IdentityStart{SessionID: sess.ID, SignerIN: sess.SignerIN, IP: actor.IP, Lang: sess.Lang}
 		return tx.PutSession(sess)
 	})
 	if err != nil {
 		return "", err
+	}
+	if p, ok := provider.(IdentitySessionProvider); ok {
+		// The provider's own time-outs bound the call.
+		return p.StartURL(context.Background(), state, start)
 	}
 	return provider.AuthURL(state), nil
 }

@@ -54,6 +54,7 @@
     },
     'identity-mismatch': 'err.identityMismatch', 'identity-state': 'err.identityState',
     'identity-cancelled': 'err.identityCancelled', 'identity-refused': 'err.identityRefused',
+    'identity-reason': function (r) { return fmt('err.identityReason', { code: r.code || '?' }); },
     'signature-refused': function () { return fmt('err.signatureRefused', { id: cfg.idLabel + ' ' + cfg.signerIn }); }
   };
   function errorText(r) { return P.errorText(r, reasonText); }
@@ -244,7 +245,7 @@
       }
       if (closedBy({ status: d.status, reason: d.reason })) return;
       show('identity', $('[data-identity-title]'));
-      say('identity', errorText({ reason: d.reason }), 'error');
+      say('identity', errorText({ reason: d.reason, code: d.code }), 'error');
     });
     signBtn.addEventListener('click', function () { start('review', signBtn); });
     $('[data-action="identity-again"]').addEventListener('click', function (e) { start('identity', e.currentTarget); });
@@ -269,9 +270,12 @@
     function failText(err) {
       var code = err && err.code;
       if (code === 'not-running') return fmt('err.eimzoNotRunning');
+      if (code === 'blocked') return fmt('err.eimzoBlocked');
+      if (code === 'too-old') return fmt('err.eimzoTooOld', { version: err.message || '', needed: MIN_EIMZO.join('.') });
       if (code === 'api-key') return fmt('err.eimzoApiKey');
       return fmt('err.eimzoFailed', { reason: (err && err.message) || '' });
     }
+    function retryable(err) { return err && (err.code === 'not-running' || err.code === 'blocked' || err.code === 'too-old'); }
     function load() {
       select.disabled = true;
       select.textContent = '';
@@ -327,18 +331,46 @@
       }, function (err) {
         done();
         say('eimzo', failText(err), 'error');
-        if (err && err.code === 'not-running') retry.hidden = false;
+        if (retryable(err)) retry.hidden = false;
       });
     });
     signBtn.addEventListener('click', function () { show('eimzo', $('[data-eimzo-title]')); load(); });
     retry.addEventListener('click', load);
   }
 
+  // The oldest E-IMZO the page works with.
+  var MIN_EIMZO = [3, 37];
+
+  // localNetworkBlocked tells whether the browser, rather than a stopped
+  // E-IMZO, kept the page from 127.0.0.1: Chromium's Local Network Access
+  // refuses a frame its permission policy does not allow, and a signer
+  // who said no.
+  function localNetworkBlocked() {
+    var names = ['local-network-access', 'loopback-network'];
+    var policy = document.permissionsPolicy || document.featurePolicy;
+    try {
+      if (policy && policy.features && policy.allowsFeature) {
+        var known = policy.features();
+        for (var i = 0; i < names.length; i++) {
+          if (known.indexOf(names[i]) >= 0 && !policy.allowsFeature(names[i])) return Promise.resolve(true);
+        }
+      }
+    } catch (e) { /* an older browser: no policy to read */ }
+    if (!navigator.permissions || !navigator.permissions.query) return Promise.resolve(false);
+    function ask(i) {
+      if (i >= names.length) return Promise.resolve(false);
+      return navigator.permissions.query({ name: names[i] }).then(function (s) { return s.state === 'denied'; }, function () { return ask(i + 1); });
+    }
+    return ask(0);
+  }
+
   // localEIMZO speaks E-IMZO's CAPIWS protocol on the client's local
   // websocket, one socket per call: {plugin, name, arguments} out, JSON
-  // with success (and reason) back. The site's API keys go first; then
-  // pfx list_all_certificates, pfx load_key (E-IMZO asks for the password
-  // in its own window) and pkcs7 create_pkcs7 with detached "no".
+  // with success (and reason) back. The version is checked first, then the
+  // site's API keys go; the keys are PFX files (pfx list_all_certificates,
+  // then pfx load_key: E-IMZO asks for the password in its own window), an
+  // ID card in a reader (idcard list_readers) and BAIK tokens (baikey
+  // list_tokens), each signing with pkcs7 create_pkcs7, detached "no".
   function localEIMZO(ez) {
     var url = location.protocol === 'https:' ? ez.secureUrl : ez.plainUrl;
     var certs = {}, ready = null;
@@ -346,7 +378,10 @@
     function call(def) {
       return new Promise(function (resolve, reject) {
         var ws, answered = false;
-        try { ws = new WebSocket(url); } catch (e) { reject(fail('not-running')); return; }
+        function unreachable() {
+          localNetworkBlocked().then(function (blocked) { reject(fail(blocked ? 'blocked' : 'not-running')); });
+        }
+        try { ws = new WebSocket(url); } catch (e) { unreachable(); return; }
         ws.onopen = function () { ws.send(JSON.stringify(def)); };
         ws.onmessage = function (ev) {
           answered = true;
@@ -361,13 +396,23 @@
           if (answered) return;
           answered = true;
           ready = null; // E-IMZO may be started later: present the keys again then
-          reject(fail('not-running'));
+          unreachable();
         };
       });
     }
     function init() {
-      if (!ready) ready = call({ name: 'apikey', arguments: ez.apiKeys }).catch(function (e) { ready = null; throw e; });
+      if (!ready) {
+        ready = call({ name: 'version' }).then(function (v) {
+          var major = parseInt(v.major, 10) || 0, minor = parseInt(v.minor, 10) || 0;
+          if (major * 100 + minor < MIN_EIMZO[0] * 100 + MIN_EIMZO[1]) throw fail('too-old', v.major + '.' + v.minor);
+          return call({ name: 'apikey', arguments: ez.apiKeys });
+        }).catch(function (e) { ready = null; throw e; });
+      }
       return ready;
+    }
+    // optional lists the keys of a plugin this E-IMZO may lack: none then.
+    function optional(def, keys) {
+      return call(def).then(keys, function (e) { if (e.code === 'failed') return []; throw e; });
     }
     // An alias reads "cn=...,o=...,1.2.860.3.16.1.1=...,validto=2027.01.01 00:00:00,..."; values may hold commas.
     function parseAlias(alias) {
@@ -384,20 +429,35 @@
     }
     return {
       listKeys: function () {
+        var keys = [];
+        certs = {};
         return init().then(function () { return call({ plugin: 'pfx', name: 'list_all_certificates' }); }).then(function (data) {
-          certs = {};
-          return (data.certificates || []).map(function (c, i) {
+          (data.certificates || []).forEach(function (c, i) {
             var a = parseAlias(c.alias), id = 'pfx-' + i;
             certs[id] = c;
-            return { id: id, name: a.cn || c.name, tin: a['1.2.860.3.16.1.1'] || '', pinfl: a['1.2.860.3.16.1.2'] || '', validTo: dateOf(a.validto) };
+            keys.push({ id: id, name: a.cn || c.name, tin: a['1.2.860.3.16.1.1'] || '', pinfl: a['1.2.860.3.16.1.2'] || '', validTo: dateOf(a.validto) });
           });
+          return optional({ plugin: 'idcard', name: 'list_readers' }, function (d) { return d.readers || []; });
+        }).then(function (readers) {
+          if (readers.length) {
+            certs.idcard = { keyId: 'idcard' };
+            keys.push({ id: 'idcard', name: fmt('eimzoIdCard') });
+          }
+          return optional({ plugin: 'baikey', name: 'list_tokens' }, function (d) { return d.tokens || []; });
+        }).then(function (tokens) {
+          if (tokens.length) {
+            certs.baikey = { keyId: 'baikey' };
+            keys.push({ id: 'baikey', name: fmt('eimzoBaikey') });
+          }
+          return keys;
         });
       },
       sign: function (id, data64) {
         var c = certs[id];
         if (!c) return Promise.reject(fail('failed', 'unknown key'));
         return init().then(function () {
-          return call({ plugin: 'pfx', name: 'load_key', arguments: [c.disk, c.path, c.name, c.alias] });
+          // An ID card or a token signs by its plugin's name, asking its PIN itself.
+          return c.keyId ? { keyId: c.keyId } : call({ plugin: 'pfx', name: 'load_key', arguments: [c.disk, c.path, c.name, c.alias] });
         }).then(function (data) {
           return call({ plugin: 'pkcs7', name: 'create_pkcs7', arguments: [data64, data.keyId, 'no'] });
         }).then(function (data) {

@@ -15,6 +15,7 @@ import (
 
 	"contracts/internal/config"
 	"contracts/server"
+	"contracts/server/i18n"
 	"contracts/server/pdf"
 	"contracts/server/pdf/pades"
 	"contracts/server/tlscert"
@@ -133,8 +134,9 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	}
 	tokenKey := sha256.Sum256([]byte("contracts token key\x00" + masterKey))
 	sender := a.smsSender()
-	a.texts = sms.NewQueue(sender, a.log, sms.QueueOptions{Timeout: cfg.SMS.HTTP.Timeout})
+	a.texts = sms.NewQueue(sender, a.log, sms.QueueOptions{Timeout: smsQueueTimeout(cfg)})
 	a.svc = signflow.NewService(a.db.store, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: sender,
+		Texts:      i18n.SMSTexts(smsReplacements(cfg)),
 		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
 		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour})
 	if opt.Demo {
@@ -268,4 +270,13 @@ func StartupWarnings(cfg *config.Config, demo bool) []string {
 			"to send codes through an SMS gateway set sms.provider: http and sms.http.url (CONTRACTS_SMS__PROVIDER, CONTRACTS_SMS__HTTP__URL)")
 	}
 	return w
+}
+
+// smsReplacements are sms.texts as package i18n takes them.
+func smsReplacements(cfg *config.Config) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for kind, byLang := range cfg.SMS.Texts {
+		out[kind] = byLang
+	}
+	return out
 }

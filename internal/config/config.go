@@ -147,8 +147,31 @@ type SigningConfig struct {
 
 // SMSConfig picks the SMS provider.
 type SMSConfig struct {
-	Provider string        `koanf:"provider"`
-	HTTP     SMSHTTPConfig `koanf:"http"`
+	Provider   string              `koanf:"provider"`
+	HTTP       SMSHTTPConfig       `koanf:"http"`
+	Eskiz      EskizConfig         `koanf:"eskiz"`
+	PlayMobile PlayMobileConfig    `koanf:"playmobile"`
+	Texts      map[string]LangText `koanf:"texts"` // sms.texts.<kind>.<lang>: replacements of the built-in texts
+}
+
+// LangText is one text per language.
+type LangText map[string]string
+
+// EskizConfig is an Eskiz account (notify.eskiz.uz).
+type EskizConfig struct {
+	BaseURL     string `koanf:"baseURL"`
+	Email       string `koanf:"email"`
+	Password    string `koanf:"password"`
+	From        string `koanf:"from"`
+	CallbackURL string `koanf:"callbackURL"`
+}
+
+// PlayMobileConfig is a Play Mobile broker account.
+type PlayMobileConfig struct {
+	BaseURL    string `koanf:"baseURL"`
+	Login      string `koanf:"login"`
+	Password   string `koanf:"password"`
+	Originator string `koanf:"originator"`
 }
 
 // SMSHTTPConfig is the generic HTTP SMS gateway.
@@ -164,16 +187,29 @@ type IdentityConfig struct {
 	AbleID IDPConfig `koanf:"ableid"`
 }
 
-// IDPConfig is one OAuth2 identity provider; off while AuthURL is empty.
+// IDPConfig is one identity provider: an OAuth2 flow, off while AuthURL
+// is empty, or (MyID only) MyID's web check, on with a clientId.
 type IDPConfig struct {
-	AuthURL      string        `koanf:"authURL"`
-	TokenURL     string        `koanf:"tokenURL"`
-	UserinfoURL  string        `koanf:"userinfoURL"`
-	ClientID     string        `koanf:"clientId"`
-	ClientSecret string        `koanf:"clientSecret"`
-	Scope        string        `koanf:"scope"`
-	InClaim      string        `koanf:"inClaim"`
-	Timeout      time.Duration `koanf:"timeout"`
+	Flow         string            `koanf:"flow"`       // oauth or web
+	BaseURL      string            `koanf:"baseURL"`    // web: MyID's API
+	WebURL       string            `koanf:"webURL"`     // web: MyID's page
+	AuthParams   map[string]string `koanf:"authParams"` // oauth: added to the authorization URL
+	AuthURL      string            `koanf:"authURL"`
+	TokenURL     string            `koanf:"tokenURL"`
+	UserinfoURL  string            `koanf:"userinfoURL"`
+	ClientID     string            `koanf:"clientId"`
+	ClientSecret string            `koanf:"clientSecret"`
+	Scope        string            `koanf:"scope"`
+	InClaim      string            `koanf:"inClaim"`
+	Timeout      time.Duration     `koanf:"timeout"`
+}
+
+// On tells whether the provider is configured.
+func (p IDPConfig) On() bool {
+	if p.Flow == "web" {
+		return p.ClientID != ""
+	}
+	return p.AuthURL != ""
 }
 
 // EIMZOConfig is the E-IMZO verification server; off while empty.
@@ -252,9 +288,15 @@ func Default() Config {
 		ACME:     ACMEConfig{DirectoryURL: tlscert.LetsEncrypt, HTTPListen: tlscert.DefaultHTTPListen},
 		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
 			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
-		Signing:  SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
-		SMS:      SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
-		Identity: IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
+		Signing: SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
+		SMS: SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second},
+			Eskiz:      EskizConfig{BaseURL: "https://notify.eskiz.uz/api", From: "4546"},
+			PlayMobile: PlayMobileConfig{BaseURL: "https://send.smsxabar.uz/broker-api", Originator: "3700"},
+			Texts:      map[string]LangText{}},
+		Identity: IdentityConfig{
+			MyID: IDPConfig{Flow: "oauth", BaseURL: "https://myid.uz", WebURL: "https://web.myid.uz", AuthParams: map[string]string{},
+				InClaim: "pinfl", Timeout: 10 * time.Second},
+			AbleID: IDPConfig{Flow: "oauth", AuthParams: map[string]string{}, InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,

@@ -128,6 +128,30 @@ log:
 	}
 }
 
+func TestConfigSMSGateways(t *testing.T) {
+	cfg, err := loadConfigWith(t, "sms:\n  texts:\n    signCode:\n      uz: \"Kod {code}\"\n", map[string]string{
+		"CONTRACTS_SMS__PROVIDER":               "eskiz",
+		"CONTRACTS_SMS__ESKIZ__EMAIL":           "shop@example.uz",
+		"CONTRACTS_SMS__ESKIZ__PASSWORD":        "pw",
+		"CONTRACTS_SMS__ESKIZ__CALLBACKURL":     "https://shop.example.uz/sms",
+		"CONTRACTS_SMS__TEXTS__SIGNLINK__RU":    "Подпишите: {url}",
+		"CONTRACTS_SMS__PLAYMOBILE__ORIGINATOR": "1234",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cfg.SMS.Eskiz
+	if e.BaseURL != "https://notify.eskiz.uz/api" || e.From != "4546" || e.Email != "shop@example.uz" || e.CallbackURL != "https://shop.example.uz/sms" {
+		t.Fatalf("sms.eskiz = %+v", e)
+	}
+	if cfg.SMS.PlayMobile.BaseURL != "https://send.smsxabar.uz/broker-api" || cfg.SMS.PlayMobile.Originator != "1234" {
+		t.Fatalf("sms.playmobile = %+v", cfg.SMS.PlayMobile)
+	}
+	if cfg.SMS.Texts["signCode"]["uz"] != "Kod {code}" || cfg.SMS.Texts["signLink"]["ru"] != "Подпишите: {url}" {
+		t.Fatalf("sms.texts = %v", cfg.SMS.Texts)
+	}
+}
+
 func TestConfigEnvironmentMapping(t *testing.T) {
 	cfg, err := loadConfigWith(t, "", map[string]string{
 		"CONTRACTS_RATELIMIT__KEYPERSECOND":     "7",
@@ -219,6 +243,15 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "http sms without url", env: map[string]string{"CONTRACTS_SMS__PROVIDER": "http"}, want: "sms.http.url"},
 		{name: "unknown key in yaml", yaml: "embedded:\n  listne: \":9000\"\n", want: "config: embedded.listne: unknown key"},
 		{name: "unknown section in yaml", yaml: "database:\n  path: x.db\n", want: "config: database.path: unknown key"},
+		{name: "eskiz without password", env: map[string]string{"CONTRACTS_SMS__PROVIDER": "eskiz", "CONTRACTS_SMS__ESKIZ__EMAIL": "a@b.uz"}, want: "sms.eskiz.password: required"},
+		{name: "playmobile without login", yaml: "sms:\n  provider: playmobile\n  playmobile:\n    password: p\n", want: "sms.playmobile.login: required"},
+		{name: "sms text without its code", yaml: "sms:\n  texts:\n    signCode:\n      ru: \"Договор {number}\"\n", want: "sms.texts.signCode.ru: the text must contain {code}"},
+		{name: "sms text without its code (env)", env: map[string]string{"CONTRACTS_SMS__TEXTS__CABINETCODE__EN": "Log in"}, want: "sms.texts.cabinetCode.en: the text must contain {code}"},
+		{name: "sms text of no kind", yaml: "sms:\n  texts:\n    welcome:\n      uz: \"Salom\"\n", want: "sms.texts.welcome"},
+		{name: "sms text of no language", yaml: "sms:\n  texts:\n    signLink:\n      fr: \"{url}\"\n", want: "sms.texts.signLink.fr"},
+		{name: "myid flow of no kind", yaml: "identity:\n  myid:\n    flow: popup\n", want: "identity.myid.flow"},
+		{name: "myid web without secret", env: map[string]string{"CONTRACTS_IDENTITY__MYID__FLOW": "web", "CONTRACTS_IDENTITY__MYID__CLIENTID": "shop"}, want: "identity.myid.clientSecret"},
+		{name: "ableid web", yaml: "identity:\n  ableid:\n    flow: web\n", want: "identity.ableid.flow"},
 		{name: "negative rate limit", env: map[string]string{"CONTRACTS_RATELIMIT__OTPPERMINUTE": "-1"}, want: "ratelimit.otpPerMinute"},
 		{name: "rate limit not a number", env: map[string]string{"CONTRACTS_RATELIMIT__KEYPERSECOND": "many"},
 			want: `config: ratelimit.keyPerSecond: "many" is not a whole number (from CONTRACTS_RATELIMIT__KEYPERSECOND)`},

@@ -100,6 +100,9 @@ func envKeys(environ []string, known map[string]string, lists map[string]bool, s
 			out[canon] = strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' })
 		case ok:
 			out[canon] = value
+		case strings.HasPrefix(key, "sms.texts."):
+			canon, _ = smsTextKey(key)
+			out[canon] = value
 		case strings.HasPrefix(key, "sms.http.headers.") && len(key) > len("sms.http.headers."):
 			canon = "sms.http.headers." + name[len("CONTRACTS_SMS__HTTP__HEADERS__"):]
 			out[canon] = value
@@ -119,7 +122,7 @@ func envKeys(environ []string, known map[string]string, lists map[string]bool, s
 func checkKnownKeys(k *koanf.Koanf, known map[string]string) error {
 	var unknown []string
 	for _, key := range k.Keys() {
-		if _, ok := known[strings.ToLower(key)]; !ok && !strings.HasPrefix(key, "sms.http.headers.") {
+		if _, ok := known[strings.ToLower(key)]; !ok && !strings.HasPrefix(key, "sms.http.headers.") && !strings.HasPrefix(key, "sms.texts.") {
 			unknown = append(unknown, key)
 		}
 	}

@@ -63,8 +63,31 @@ func (c *Config) Validate() error {
 		if p, err := url.Parse(c.SMS.HTTP.URL); err != nil || p.Host == "" {
 			return fmt.Errorf("config: sms.http.url: required and an absolute URL when sms.provider is http")
 		}
+	case "eskiz":
+		if err := needAll("sms.eskiz", map[string]string{"email": c.SMS.Eskiz.Email, "password": c.SMS.Eskiz.Password, "from": c.SMS.Eskiz.From}); err != nil {
+			return err
+		}
+		if err := absoluteURL("sms.eskiz.baseURL", c.SMS.Eskiz.BaseURL); err != nil {
+			return err
+		}
+		if c.SMS.Eskiz.CallbackURL != "" {
+			if err := absoluteURL("sms.eskiz.callbackURL", c.SMS.Eskiz.CallbackURL); err != nil {
+				return err
+			}
+		}
+	case "playmobile":
+		if err := needAll("sms.playmobile", map[string]string{"login": c.SMS.PlayMobile.Login, "password": c.SMS.PlayMobile.Password,
+			"originator": c.SMS.PlayMobile.Originator}); err != nil {
+			return err
+		}
+		if err := absoluteURL("sms.playmobile.baseURL", c.SMS.PlayMobile.BaseURL); err != nil {
+			return err
+		}
 	default:
-		return fmt.Errorf("config: sms.provider: %q is not console or http", c.SMS.Provider)
+		return fmt.Errorf("config: sms.provider: %q is not console, http, eskiz or playmobile", c.SMS.Provider)
+	}
+	if err := c.SMS.validateTexts(); err != nil {
+		return err
 	}
 	if c.Webhooks.Workers < 1 || c.Webhooks.Workers > 256 {
 		return fmt.Errorf("config: webhooks.workers: must be 1 to 256")
@@ -91,9 +114,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: log.format: %q is not json or console", c.Log.Format)
 	}
 	for key, p := range map[string]IDPConfig{"identity.myid": c.Identity.MyID, "identity.ableid": c.Identity.AbleID} {
-		if p.AuthURL != "" && (p.TokenURL == "" || p.UserinfoURL == "" || p.ClientID == "" || p.InClaim == "") {
+		if p.AuthURL != "" && p.Flow != "web" && (p.TokenURL == "" || p.UserinfoURL == "" || p.ClientID == "" || p.InClaim == "") {
 			return fmt.Errorf("config: %s: authURL needs tokenURL, userinfoURL, clientId and inClaim", key)
 		}
+	}
+	if err := c.Identity.validateFlows(); err != nil {
+		return err
 	}
 	if c.EIMZO.VerifyURL != "" {
 		if p, err := url.Parse(c.EIMZO.VerifyURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {

@@ -44,6 +44,14 @@ func TestBrowserSignsInACrossOriginIframe(t *testing.T) {
 		t.Fatalf("iframe height not applied: %v", err)
 	}
 
+	// The frame may use the camera (face checks) and reach E-IMZO on the
+	// signer's computer, which Chromium's Local Network Access asks of a
+	// cross-origin frame.
+	allow, err := chromedp.Run(ctx, chromedp.Evaluate[string](`__frames[0].getAttribute('allow')`))
+	if err != nil || allow != "camera; local-network-access; loopback-network" {
+		t.Fatalf("iframe allow = %q, %v", allow, err)
+	}
+
 	f := browsertest.Frame(t, ctx, e.base+"/sign/")
 	browsertest.SignWithSMS(t, f, "+99890*****67", func() string { return lastCode(t, e.SMS, custPhone) })
 

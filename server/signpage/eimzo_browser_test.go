@@ -140,18 +140,18 @@ func TestBrowserEIMZOLocalClient(t *testing.T) {
 	for i, call := range calls {
 		names[i] = call.Name
 	}
-	if strings.Join(names, " ") != "apikey list_all_certificates load_key create_pkcs7" {
+	if strings.Join(names, " ") != "version apikey list_all_certificates list_readers list_tokens load_key create_pkcs7" {
 		t.Fatalf("calls %v", names)
 	}
-	apikey := strings.Join(calls[0].Arguments, " ")
-	if !strings.Contains(apikey, "localhost 96D0C149") || !strings.Contains(apikey, "sign.example.uz K1") || calls[0].Origin != e.base {
-		t.Fatalf("apikey %q from %s", apikey, calls[0].Origin)
+	apikey := strings.Join(calls[1].Arguments, " ")
+	if !strings.Contains(apikey, "localhost 96D0C149") || !strings.Contains(apikey, "sign.example.uz K1") || calls[1].Origin != e.base {
+		t.Fatalf("apikey %q from %s", apikey, calls[1].Origin)
 	}
-	if l := calls[2]; l.Plugin != "pfx" || len(l.Arguments) != 4 || l.Arguments[0] != `C:\` || l.Arguments[3] != capi.alias {
+	if l := calls[5]; l.Plugin != "pfx" || len(l.Arguments) != 4 || l.Arguments[0] != `C:\` || l.Arguments[3] != capi.alias {
 		t.Fatalf("load_key %+v", l)
 	}
-	data, _ := base64.StdEncoding.DecodeString(calls[3].Arguments[0])
-	if p := calls[3]; p.Plugin != "pkcs7" || string(data) != c.Hash || p.Arguments[1] != "key-1" || p.Arguments[2] != "no" {
+	data, _ := base64.StdEncoding.DecodeString(calls[6].Arguments[0])
+	if p := calls[6]; p.Plugin != "pkcs7" || string(data) != c.Hash || p.Arguments[1] != "key-1" || p.Arguments[2] != "no" {
 		t.Fatalf("create_pkcs7 %+v", p)
 	}
 }
@@ -172,6 +172,12 @@ type capiws struct {
 	mu         sync.Mutex
 	down       bool
 	calls      []capiCall
+	// What the client has: its version, PFX files or not, ID card
+	// readers, BAIK tokens.
+	major, minor string
+	noPFX        bool
+	readers      []string
+	tokens       []string
 }
 
 // capiCall is one call the fake received.
@@ -184,7 +190,7 @@ type capiCall struct {
 
 func newCAPIWS(t *testing.T, alias string, key eimzotest.Key) *capiws {
 	t.Helper()
-	f := &capiws{alias: alias, key: key}
+	f := &capiws{alias: alias, key: key, major: "4", minor: "64"}
 	ws := websocket.Server{
 		Handshake: func(_ *websocket.Config, r *http.Request) error {
 			f.mu.Lock()
@@ -215,19 +221,33 @@ func newCAPIWS(t *testing.T, alias string, key eimzotest.Key) *capiws {
 }
 
 func (f *capiws) answer(call capiCall) map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	switch call.Plugin + "/" + call.Name {
+	case "/version":
+		return map[string]any{"success": true, "major": f.major, "minor": f.minor}
 	case "/apikey":
 		return map[string]any{"success": true}
 	case "pfx/list_all_certificates":
+		if f.noPFX {
+			return map[string]any{"success": true, "certificates": []any{}}
+		}
 		return map[string]any{"success": true, "certificates": []any{
 			map[string]any{"disk": `C:\`, "path": "DSKEYS", "name": "DS" + f.key.TIN, "alias": f.alias}}}
+	case "idcard/list_readers":
+		return map[string]any{"success": true, "readers": f.readers}
+	case "baikey/list_tokens":
+		if f.tokens == nil {
+			return map[string]any{"success": false, "reason": "Plugin not found: baikey"}
+		}
+		return map[string]any{"success": true, "tokens": f.tokens}
 	case "pfx/load_key":
 		if len(call.Arguments) == 4 && call.Arguments[3] == f.alias {
 			return map[string]any{"success": true, "keyId": "key-1"}
 		}
 	case "pkcs7/create_pkcs7":
 		data, err := base64.StdEncoding.DecodeString(firstArg(call))
-		if err == nil && len(call.Arguments) == 3 && call.Arguments[1] == "key-1" {
+		if err == nil && len(call.Arguments) == 3 && (call.Arguments[1] == "key-1" || call.Arguments[1] == "idcard" || call.Arguments[1] == "baikey") {
 			return map[string]any{"success": true, "pkcs7_64": eimzotest.Sign(string(data), f.key), "signer_serial_number": "218711a92"}
 		}
 	}

@@ -41,6 +41,7 @@ type env struct {
 	// fake E-IMZO server and templates whose individuals sign with MY_ID
 	// and ABLE_ID (companies sign with E_IMZO in every template).
 	myid, ableid   *idptest.Provider
+	myidWeb        *idptest.MyIDWeb
 	ez             *eimzotest.Server
 	myidT, ableidT *signflow.Template
 }
@@ -54,6 +55,7 @@ type envOptions struct {
 	// so the page must not offer them.
 	outside bool
 	timeout time.Duration        // of each call to an outside service; default 10 s
+	myidWeb bool                 // with outside: MY_ID is MyID's web check (e.myidWeb)
 	eimzo   signpage.EIMZOClient // the page's local E-IMZO client
 }
 
@@ -77,7 +79,7 @@ func newEnvWith(t *testing.T, o envOptions) *env {
 	// localhost, not 127.0.0.1: the page's origin differs from the parent's.
 	e := &env{Standard: w, peer: w.Access(t, cred), base: "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)}
 	if o.outside {
-		e.configureOutside(t, o.timeout)
+		e.configureOutside(t, o.timeout, o.myidWeb)
 	}
 	echoSrv := server.NewEcho("embedded", zerolog.New(io.Discard), server.NewMetrics(), false)
 	signpage.Register(echoSrv, signpage.Deps{Service: e.Service, ServiceName: o.serviceName, OTPPerMinute: o.otpPerMinute,
@@ -93,7 +95,7 @@ func newEnvWith(t *testing.T, o envOptions) *env {
 // configureOutside replaces the world's service by one whose MY_ID and
 // ABLE_ID go to fake OAuth2 providers and whose E_IMZO goes to a fake
 // E-IMZO server, all over real HTTP, and adds MY_ID and ABLE_ID templates.
-func (e *env) configureOutside(t *testing.T, timeout time.Duration) {
+func (e *env) configureOutside(t *testing.T, timeout time.Duration, myidWeb bool) {
 	t.Helper()
 	callback := idp.CallbackURL(e.base)
 	opt := e.Options
@@ -107,6 +109,15 @@ func (e *env) configureOutside(t *testing.T, timeout time.Duration) {
 			t.Fatal(err)
 		}
 		opt.Identity[method] = p
+	}
+	if myidWeb {
+		e.myidWeb = idptest.NewMyIDWeb(t, "shop-web", "secret-web")
+		p, err := idp.NewMyIDWeb(idp.MyIDWebConfig{BaseURL: e.myidWeb.API.URL, WebURL: e.myidWeb.Web.URL, ClientID: "shop-web",
+			ClientSecret: "secret-web", RedirectURL: callback, Timeout: timeout, Now: e.Clock.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Identity[signflow.MethodMyID] = p
 	}
 	e.ez = eimzotest.New(t)
 	v, err := eimzo.New(eimzo.Config{VerifyURL: e.ez.URL, Host: "localhost", Timeout: timeout})

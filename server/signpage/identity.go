@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
+	"strings"
 
 	"contracts/server"
 	"contracts/signflow"
@@ -27,6 +28,15 @@ type idpMessage struct {
 	Status    int         `json:"status,omitempty"`
 	Reason    string      `json:"reason,omitempty"`
 	Message   string      `json:"message,omitempty"`
+	Code      string      `json:"code,omitempty"` // MyID's reason_code
+}
+
+// reasonCode is MyID's reason_code, digits only: it is shown to the signer.
+func reasonCode(s string) string {
+	if len(s) == 0 || len(s) > 6 || strings.Trim(s, "0123456789") != "" {
+		return "?"
+	}
+	return s
 }
 
 // idpPage is what idp.html renders.
@@ -44,6 +54,7 @@ var idpTexts = map[string]string{
 	"identity-state":     "err.identityState",
 	"identity-cancelled": "err.identityCancelled",
 	"identity-refused":   "err.identityRefused",
+	"identity-reason":    "err.identityReason",
 	"unavailable":        "err.identityUnavailable",
 	"session-expired":    "expiredText",
 	"session-closed":     "closedText",
@@ -62,12 +73,20 @@ func (h *handler) identityCallback(c echo.Context) error {
 	lang := requestLang(c)
 	msg := idpMessage{Source: h.source, Type: "IDENTITY"}
 	var err error
-	if q.Get("error") != "" {
+	code := q.Get("code")
+	if code == "" {
+		code = q.Get("auth_code") // MyID's web check
+	}
+	switch {
+	case q.Get("reason_code") != "":
+		// MyID's web check did not confirm the person; it says why.
+		err, msg.Code = errCancelled, reasonCode(q.Get("reason_code"))
+	case q.Get("error") != "":
 		// Nothing to exchange; the state stays until a new check replaces it.
 		err = errCancelled
-	} else {
+	default:
 		var res *signflow.SessionResult
-		res, err = h.svc.FinishIdentity(c.Request().Context(), q.Get("state"), q.Get("code"), server.Actor(c))
+		res, err = h.svc.FinishIdentity(c.Request().Context(), q.Get("state"), code, server.Actor(c))
 		if err == nil {
 			body := resultBody(res)
 			msg.OK, msg.SessionID, msg.Result, lang = true, res.Session.ID, &body, res.Session.Lang
@@ -84,12 +103,18 @@ func (h *handler) identityCallback(c echo.Context) error {
 			h.log.Error().Err(err).Str("request_id", server.RequestID(c)).Msg("identity callback failed")
 		}
 		msg.Status, msg.Reason, msg.Message = status, server.ReasonOf(err), signflow.ErrorMessage(err)
-		if errors.Is(err, errCancelled) {
+		switch {
+		case msg.Code != "":
+			msg.Reason = "identity-reason"
+		case errors.Is(err, errCancelled):
 			msg.Reason = "identity-cancelled"
-		} else if msg.Reason == "" && status == http.StatusBadRequest {
+		case msg.Reason == "" && status == http.StatusBadRequest:
 			msg.Reason = "identity-refused"
 		}
 		d.Heading, d.Text, d.Hint = t["idpFailedTitle"], t.Or(idpTexts[msg.Reason], t["err.generic"]), t["idpFailedHint"]
+		if msg.Code != "" {
+			d.Text = t.F("err.identityReason", "code", msg.Code)
+		}
 	}
 	d.Message = msg
 	var buf bytes.Buffer

@@ -144,7 +144,7 @@ func TestStaticFiles(t *testing.T) {
 	e := newEnv(t, 0, "Acme")
 	r := e.do(t, "GET", e.base+"/sdk.js", "")
 	if r.Status != 200 || r.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || r.Header.Get("Cache-Control") != "public, max-age=3600" ||
-		!strings.Contains(r.Body, `var SOURCE = "acme-sdk";`) || strings.Contains(r.Body, "__SOURCE__") || !strings.Contains(r.Body, "allow = 'camera'") {
+		!strings.Contains(r.Body, `var SOURCE = "acme-sdk";`) || strings.Contains(r.Body, "__SOURCE__") || !strings.Contains(r.Body, "allow = 'camera; local-network-access; loopback-network'") {
 		t.Fatalf("sdk.js: %d %v", r.Status, r.Header)
 	}
 	if again := e.do(t, "GET", e.base+"/sdk.js", "", "If-None-Match", r.Header.Get("ETag")); again.Status != 304 {

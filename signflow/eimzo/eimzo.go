@@ -111,7 +111,7 @@ func (v *Verifier) Verify(ctx context.Context, pkcs7Base64, documentHash, signer
 			return nil, err
 		}
 		if a.Status != 1 {
-			return nil, refused("The E-IMZO server could not timestamp the signature", a.Message)
+			return nil, notOK(a, "The E-IMZO server could not timestamp the signature")
 		}
 		if a.PKCS7B64 != "" {
 			p7 = a.PKCS7B64
@@ -122,7 +122,7 @@ func (v *Verifier) Verify(ctx context.Context, pkcs7Base64, documentHash, signer
 		return nil, err
 	}
 	if a.Status != 1 {
-		return nil, refused("The E-IMZO server did not accept the signature", a.Message)
+		return nil, notOK(a, "The E-IMZO server did not accept the signature")
 	}
 	cert, err := accept(a.PKCS7Info, documentHash, signerIN)
 	if err != nil {
@@ -173,7 +173,11 @@ func (v *Verifier) call(ctx context.Context, endpoint, p7 string) (*answer, erro
 	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
 	req.Header.Set("Accept", "application/json")
 	if v.host != "" {
+		// E-IMZO-SERVER checks its API key against the site's host, which
+		// depending on its version it reads from any of these.
 		req.Host = v.host
+		req.Header.Set("X-Forwarded-Host", v.host)
+		req.Header.Set("X-Real-Host", v.host)
 	}
 	if ip := signflow.ActorFrom(ctx).IP; ip != "" {
 		req.Header.Set("X-Real-IP", ip)
@@ -210,6 +214,22 @@ func (v *Verifier) unavailable(err error) error {
 	}
 	return &Error{cause: err, public: signflow.Errorf(signflow.EUNAVAILABLE, "%s", msg)}
 }
+
+// notOK reads a status other than 1. −10, −11 and −12 judge the signature
+// or its certificate invalid: a refusal, the signer may try another key.
+// −1 and −20…−23 say the server could not check (its own failure, or the
+// certificate authority out of its reach): nothing is judged, so the
+// signer is asked to try again later. Other codes are refusals.
+func notOK(a *answer, what string) error {
+	if a.Status == -1 || (a.Status <= -20 && a.Status >= -23) {
+		return &Error{cause: fmt.Errorf("status %d: %s", a.Status, firstLine([]byte(a.Message))),
+			public: signflow.Errorf(signflow.EUNAVAILABLE, "The E-IMZO server could not check the signature now (status %d); nothing was signed, retry in a minute.", a.Status)}
+	}
+	return refused(what, a.Message)
+}
+
+// RetryAfter is how long a signer should wait after a server failure.
+const RetryAfter = 30 * time.Second
 
 // refused is an EINVALID with the server's reason, when it gave one.
 func refused(what, reason string) error {
@@ -248,3 +268,6 @@ func (e *Error) Error() string { return e.public.Message + " (" + e.cause.Error(
 
 // Unwrap presents the failure as its *signflow.Error.
 func (e *Error) Unwrap() error { return e.public }
+
+// RetryAfter is the answer's Retry-After: the server could not check now.
+func (e *Error) RetryAfter() time.Duration { return RetryAfter }

@@ -56,6 +56,9 @@ type Config struct {
 	// random one is made when empty.
 	PKCEKey     []byte
 	DisablePKCE bool // for a provider that refuses code_challenge
+	// AuthParams are fixed parameters added to the authorization URL
+	// (MyID's method: strong).
+	AuthParams map[string]string
 }
 
 // Provider is one configured identity provider.
@@ -67,6 +70,7 @@ type Provider struct {
 	client   *http.Client
 	timeout  time.Duration
 	pkceKey  []byte
+	params   []oauth2.AuthCodeOption
 }
 
 // New checks the configuration and returns the provider.
@@ -89,6 +93,9 @@ func New(cfg Config) (*Provider, error) {
 		client: &http.Client{Timeout: cfg.Timeout},
 		oauth: oauth2.Config{ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, RedirectURL: cfg.RedirectURL,
 			Endpoint: oauth2.Endpoint{AuthURL: cfg.AuthURL, TokenURL: cfg.TokenURL}, Scopes: strings.Fields(cfg.Scope)}}
+	for k, v := range cfg.AuthParams {
+		p.params = append(p.params, oauth2.SetAuthURLParam(k, v))
+	}
 	if !cfg.DisablePKCE {
 		p.pkceKey = cfg.PKCEKey
 		if len(p.pkceKey) == 0 {
@@ -102,7 +109,7 @@ func New(cfg Config) (*Provider, error) {
 // AuthURL is the provider's authorization page for the state, with the
 // PKCE S256 challenge of the state's verifier.
 func (p *Provider) AuthURL(state string) string {
-	var opts []oauth2.AuthCodeOption
+	opts := append([]oauth2.AuthCodeOption(nil), p.params...)
 	if p.pkceKey != nil {
 		opts = append(opts, oauth2.S256ChallengeOption(p.verifier(state)))
 	}

@@ -90,7 +90,7 @@ func Tamper(p7 string) string {
 }
 
 // Request is one call the server received.
-type Request struct{ Path, Host, RealIP, ContentType, Body string }
+type Request struct{ Path, Host, RealIP, ForwardedHost, RealHost, ContentType, Body string }
 
 // Server is a running fake E-IMZO-SERVER.
 type Server struct {
@@ -98,6 +98,7 @@ type Server struct {
 	mu       sync.Mutex
 	status   int
 	delay    time.Duration
+	answer   map[string]any // the verify method's answer, when set
 	requests []Request
 }
 
@@ -115,6 +116,18 @@ func New(tb testing.TB) *Server {
 // Fail makes every method answer the HTTP status (0: answer normally).
 func (s *Server) Fail(status int) { s.mu.Lock(); s.status = status; s.mu.Unlock() }
 
+// Answer makes the verify method answer {"status": status, "message":
+// message}, as E-IMZO-SERVER does when it judges a signature invalid
+// (−10…−12) or cannot check it (−1, −20…−23); 0 answers normally again.
+func (s *Server) Answer(status int, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answer = nil
+	if status != 0 {
+		s.answer = map[string]any{"status": status, "message": message}
+	}
+}
+
 // Slow holds every answer back by d.
 func (s *Server) Slow(d time.Duration) { s.mu.Lock(); s.delay = d; s.mu.Unlock() }
 
@@ -130,8 +143,9 @@ func (s *Server) handle(fn func(p7 string) any) http.HandlerFunc {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		s.requests = append(s.requests, Request{Path: r.URL.Path, Host: r.Host, RealIP: r.Header.Get("X-Real-IP"),
+			ForwardedHost: r.Header.Get("X-Forwarded-Host"), RealHost: r.Header.Get("X-Real-Host"),
 			ContentType: r.Header.Get("Content-Type"), Body: string(body)})
-		status, delay := s.status, s.delay
+		status, delay, answer := s.status, s.delay, s.answer
 		s.mu.Unlock()
 		if delay > 0 {
 			select {
@@ -145,6 +159,10 @@ func (s *Server) handle(fn func(p7 string) any) http.HandlerFunc {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if answer != nil && r.URL.Path == "/backend/pkcs7/verify/attached" {
+			json.NewEncoder(w).Encode(answer)
+			return
+		}
 		json.NewEncoder(w).Encode(fn(string(body)))
 	}
 }
@@ -152,7 +170,7 @@ func (s *Server) handle(fn func(p7 string) any) http.HandlerFunc {
 func (s *Server) timestamp(p7 string) any {
 	p, ok := decode(p7)
 	if !ok {
-		return map[string]any{"status": -1, "message": "Invalid PKCS#7 document"}
+		return map[string]any{"status": -10, "message": "Invalid PKCS#7 document"}
 	}
 	stamped := []any{}
 	if !p.Stamped {
@@ -165,7 +183,7 @@ func (s *Server) timestamp(p7 string) any {
 func (s *Server) verify(p7 string) any {
 	p, ok := decode(p7)
 	if !ok {
-		return map[string]any{"status": -1, "message": "Invalid PKCS#7 document"}
+		return map[string]any{"status": -10, "message": "Invalid PKCS#7 document"}
 	}
 	signer := map[string]any{
 		"signerId":                      map[string]any{"issuer": "CN=TestCA,O=test.e-imzo.uz", "subjectSerialNumber": "218711a92"},
