@@ -53,14 +53,16 @@ func Register(e *echo.Echo, d Deps) {
 		}
 		return []echo.MiddlewareFunc{h.authenticate, requireScope(scope)}
 	}
+	idempotent := server.Idempotent(d.Service, func(c echo.Context) string { return "key:" + apiKey(c).ID })
+	post := func(scope string) []echo.MiddlewareFunc { return append(with(scope), idempotent) }
 	e.GET("/v1/me", h.me, with("")...)
 	e.GET("/v1/templates", h.listTemplates, with(signflow.ScopeTemplatesRead)...)
 	e.GET("/v1/templates/:templateId/fields", h.templateFields, with(signflow.ScopeTemplatesRead)...)
-	e.POST("/v1/contracts", h.createContract, with(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts", h.createContract, post(signflow.ScopeContractsWrite)...)
 	e.GET("/v1/contracts", h.listContracts, with(signflow.ScopeContractsRead)...)
 	e.GET("/v1/contracts/:id", h.readContract, with(signflow.ScopeContractsRead)...)
 	e.GET("/v1/contracts/:id/pdf", h.contractPDF, with(signflow.ScopeContractsRead)...)
-	e.POST("/v1/contracts/:id/cancel", h.cancelContract, with(signflow.ScopeContractsWrite)...)
-	e.POST("/v1/contracts/:id/complete", h.completeContract, with(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts/:id/cancel", h.cancelContract, post(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts/:id/complete", h.completeContract, post(signflow.ScopeContractsWrite)...)
 	e.GET("/v1/clients/:in", h.readClient, with(signflow.ScopeClientsRead)...)
 }
