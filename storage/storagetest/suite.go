@@ -86,6 +86,7 @@ func Run(t *testing.T, e Engine) {
 		{"Stamps", testStamps},
 		{"IdempotencyKeys", testRequests},
 		{"IdempotencyClaimsRace", testRequestsRace},
+		{"Timers", testTimers},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
