@@ -18,6 +18,7 @@ type ContractInput struct {
 	InitialPayment int64
 	Currency       string
 	DeliveryAt     *time.Time
+	SignBy         *time.Time
 	Values         []ValueInput
 	Payments       []Payment
 	WitnessIDs     []string
@@ -84,6 +85,12 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 		if err := putChange(tx, c); err != nil {
 			return err
 		}
+		if c.SignBy != nil {
+			err := tx.PutTimer(&Timer{Kind: TimerDeadline, Subject: c.ID, ContractID: c.ID, At: *c.SignBy})
+			if err != nil {
+				return err
+			}
+		}
 		actor.IN = a.OwnerIN
 		out = c
 		return s.record(tx, c, []string{EventCreated}, actor, "", "")
@@ -124,6 +131,10 @@ func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, 
 		BuyerIN: in.BuyerIN, SellerIN: in.SellerIN, Price: in.Price, InitialPayment: in.InitialPayment, Currency: in.Currency,
 		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
 		Values: []Value{}, Payments: []Payment{}, Products: []Product{}}
+	if err := checkSignBy(in.SignBy, now); err != nil {
+		return nil, err
+	}
+	c.SignBy = utcPtr(in.SignBy)
 	if c.Currency == "" {
 		c.Currency = "UZS"
 	}

@@ -56,11 +56,16 @@ func (s *Service) ExpireSessions() (int, error) {
 // SweeperLock names the work of the session sweeper on a Shared store.
 const SweeperLock = "session sweeper"
 
-// sweep expires sessions and forgets expired idempotency keys. On a store
+// sweep runs the timers due (deadlines, reminders), expires sessions and
+// forgets expired idempotency keys. On a store
 // that several processes share, one sweeps at a time: the others skip the tick.
 func (s *Service) sweep() (int, error) {
 	work := func() (int, error) {
-		n, err := s.ExpireSessions()
+		_, err := s.RunTimers()
+		n, err2 := s.ExpireSessions()
+		if err == nil {
+			err = err2
+		}
 		if err == nil {
 			_, err = s.PurgeRequests()
 		}

@@ -89,7 +89,7 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 		}
 		out = &SignSession{ID: NewID(), TokenHash: HashSecret(token), ContractID: c.ID, SignerIN: r.SignerIN, AppID: a.AppID,
 			Lang: r.Lang, ParentOrigin: r.ParentOrigin, RedirectURL: r.RedirectURL, Method: method, Status: SessionPending,
-			CreatedAt: now, ExpiresAt: now.Add(s.opt.SessionTTL)}
+			CreatedAt: now, ExpiresAt: s.sessionEnd(c, now)}
 		if err := tx.PutSession(out); err != nil {
 			return err
 		}

@@ -39,6 +39,9 @@ func appendContract(b []byte, v *signflow.ContractView) []byte {
 	b = appendField(b, "currency", c.Currency)
 	b = appendOpt(append(b, `,"currencyId":`...), currencyID(c.Currency))
 	b = appendOptTime(append(b, `,"deliveryAt":`...), c.DeliveryAt)
+	if c.SignBy != nil {
+		b = appendTime(append(b, `,"signBy":`...), *c.SignBy)
+	}
 	b = appendField(b, "templateId", c.TemplateID)
 	b = append(b, `,"template":`...)
 	if t := v.Template; t == nil {

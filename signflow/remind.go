@@ -1,0 +1,7 @@
+package signflow
+
+import "time"
+
+func (s *Service) remind(tx Tx, tm *Timer, now time.Time) (*queuedText, error) {
+	return nil, tx.DeleteTimer(tm.Kind, tm.Subject)
+}
