@@ -23,6 +23,11 @@ type ContractInput struct {
 	Payments       []Payment
 	WitnessIDs     []string
 	Products       []Product
+	// Notify, when NotifySMS, texts every other party an invitation to
+	// the cabinet at CabinetURL, in Lang (default uz).
+	Notify     string
+	Lang       string
+	CabinetURL string
 }
 
 // ValueInput fills one template field.
@@ -58,6 +63,15 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	if err := resolveParties(a, in); err != nil {
 		return nil, err
 	}
+	if err := checkNotify(in.Notify); err != nil {
+		return nil, err
+	}
+	if in.Lang == "" {
+		in.Lang = "uz"
+	}
+	if !contains(Languages, in.Lang) {
+		return nil, Errorf(EINVALID, "lang: must be uz, ru or en")
+	}
 	// Templates never change once stored, so the contract is built and
 	// checked before the write: the batched write transaction does only
 	// the numbering and the puts, and a refused request never makes a
@@ -76,6 +90,7 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
 	terms := prepareHash(c)
 	var out *Contract
+	var texts []queuedText
 	err = s.store.Update(func(tx Tx) (err error) {
 		if c.Seq, err = tx.NextContractSeq(); err != nil {
 			return err
@@ -93,9 +108,19 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 		}
 		actor.IN = a.OwnerIN
 		out = c
-		return s.record(tx, c, []string{EventCreated}, actor, "", "")
+		if err := s.record(tx, c, []string{EventCreated}, actor, "", ""); err != nil {
+			return err
+		}
+		texts, err = s.invite(tx, c, in, actor, c.CreatedAt)
+		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range texts {
+		s.opt.Queue.Enqueue(t.phone, t.text)
+	}
+	return out, nil
 }
 
 func resolveParties(a *Access, in *ContractInput) error {

@@ -6,6 +6,7 @@
 package keyapi
 
 import (
+	"strings"
 	"time"
 
 	"contracts/server"
@@ -19,6 +20,9 @@ import (
 type Deps struct {
 	// Service carries out every operation.
 	Service *signflow.Service
+	// BaseURL is key.baseURL, the origin of the cabinet that invitations
+	// link to.
+	BaseURL string
 	// VerifyBaseURL is embedded.baseURL: the PDF's QR code links to
 	// {VerifyBaseURL}/verify/{id}?h=<first 16 hex digits of the hash>.
 	VerifyBaseURL string
@@ -34,6 +38,7 @@ type Deps struct {
 
 type handler struct {
 	svc        *signflow.Service
+	baseURL    string
 	verifyBase string
 	limit      *server.Limiter
 	pdfs       *pdf.Cache
@@ -46,7 +51,7 @@ func Register(e *echo.Echo, d Deps) {
 	if d.PDF == nil {
 		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
 	}
-	h := &handler{svc: d.Service, verifyBase: d.VerifyBaseURL, limit: server.NewLimiter(d.KeyPerSecond, time.Second, d.Now), pdfs: d.PDF}
+	h := &handler{svc: d.Service, baseURL: strings.TrimRight(d.BaseURL, "/"), verifyBase: d.VerifyBaseURL, limit: server.NewLimiter(d.KeyPerSecond, time.Second, d.Now), pdfs: d.PDF}
 	with := func(scope string) []echo.MiddlewareFunc {
 		if scope == "" {
 			return []echo.MiddlewareFunc{h.authenticate}
