@@ -33,7 +33,7 @@ func startNode(t *testing.T, w *fixture.World) *node {
 	emb := server.NewEcho("embedded", zerolog.Nop(), nil, false)
 	embedded.Register(emb, embedded.Deps{Service: w.Service, BaseURL: "http://embedded.test", Now: w.Clock.Now})
 	key := server.NewEcho("key", zerolog.Nop(), nil, true)
-	keyapi.Register(key, keyapi.Deps{Service: w.Service, VerifyBaseURL: "http://embedded.test", Now: w.Clock.Now})
+	keyapi.Register(key, keyapi.Deps{Service: w.Service, BaseURL: "http://key.test/", VerifyBaseURL: "http://embedded.test", Now: w.Clock.Now})
 	n := &node{w: w, embedded: httptest.NewServer(emb), key: httptest.NewServer(key)}
 	t.Cleanup(n.embedded.Close)
 	t.Cleanup(n.key.Close)
