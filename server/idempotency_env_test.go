@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -285,5 +286,31 @@ func TestIdempotencyKeyConcurrentDuplicates(t *testing.T) {
 				t.Fatalf("%d distinct answers, %d contracts; want 1 and 1", len(ids), contractCount(t, a))
 			}
 		})
+	}
+}
+
+// TestIdempotencyKeyKeepsNoSecretInClear: a kept answer that carries a
+// session's link is sealed in the store, and replayed whole.
+func TestIdempotencyKeyKeepsNoSecretInClear(t *testing.T) {
+	w := fixture.NewStandard(t)
+	n := startNode(t, w.World)
+	app := bearer(t, n, w.AppA)
+	c := w.Contract(t)
+	url := n.embedded.URL + "/v1/contracts/" + c.ID + "/sign-sessions"
+	first := post(t, url, app, "session-1", map[string]any{"signerIn": fixture.CustomerIN})
+	again := post(t, url, app, "session-1", map[string]any{"signerIn": fixture.CustomerIN})
+	var s struct{ URL string }
+	json.Unmarshal([]byte(first.body), &s)
+	token := s.URL[strings.LastIndex(s.URL, "/")+1:]
+	if first.status != 200 || len(token) < 20 || again.body != first.body || again.header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("first %+v\nrepeat %+v", first, again)
+	}
+	held, err := w.DB.ClaimRequest(context.Background(), &signflow.IdempotentRequest{Caller: "app:" + w.AppA.ID, Key: "session-1"},
+		w.Clock.Now())
+	if err != nil || held == nil || !held.Done {
+		t.Fatalf("the kept record: %+v, %v", held, err)
+	}
+	if !held.Sealed || bytes.Contains(held.Body, []byte(token)) {
+		t.Fatalf("the session's token is kept in clear: %s", held.Body)
 	}
 }

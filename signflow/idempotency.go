@@ -18,7 +18,11 @@ type IdempotentRequest struct {
 	Done   bool              `json:"done,omitempty"`
 	Status int               `json:"status,omitempty"`
 	Header map[string]string `json:"header,omitempty"`
-	Body   []byte            `json:"body,omitempty"`
+	// Body is the answer's body; in the store it is sealed (Sealed) when
+	// the service has a Sealer, for an answer may carry a secret (a
+	// session's link).
+	Body   []byte `json:"body,omitempty"`
+	Sealed bool   `json:"sealed,omitempty"`
 	// ExpiresAt is when the record is forgotten: the end of the answer's
 	// keeping, or of a running request's claim (a process that died while
 	// running it frees the key then).
@@ -74,13 +78,32 @@ func (s *Service) ClaimRequest(ctx context.Context, r *IdempotentRequest) (*Idem
 	}
 	now := s.opt.Now()
 	r.Done, r.ExpiresAt = false, now.Add(IdempotencyClaim)
-	return st.ClaimRequest(ctx, r, now)
+	held, err := st.ClaimRequest(ctx, r, now)
+	if err != nil || held == nil || !held.Sealed {
+		return held, err
+	}
+	if s.opt.Sealer == nil {
+		return nil, Errorf(EINTERNAL, "a kept answer is sealed and the service has no key to open it")
+	}
+	if held.Body, err = s.opt.Sealer.Open(held.Body); err != nil {
+		return nil, err
+	}
+	held.Sealed = false
+	return held, nil
 }
 
-// FinishRequest keeps r's answer for IdempotencyKeep.
+// FinishRequest keeps r's answer for IdempotencyKeep, its body sealed.
 func (s *Service) FinishRequest(ctx context.Context, r *IdempotentRequest) error {
-	r.Done, r.ExpiresAt = true, s.opt.Now().Add(IdempotencyKeep)
-	return s.store.(Requests).FinishRequest(ctx, r)
+	kept := *r
+	kept.Done, kept.ExpiresAt = true, s.opt.Now().Add(IdempotencyKeep)
+	if s.opt.Sealer != nil {
+		sealed, err := s.opt.Sealer.Seal(r.Body)
+		if err != nil {
+			return err
+		}
+		kept.Body, kept.Sealed = sealed, true
+	}
+	return s.store.(Requests).FinishRequest(ctx, &kept)
 }
 
 // ReleaseRequest frees the caller's key, for an answer not to be kept.
