@@ -8,9 +8,6 @@ import (
 // cancelled at its signBy.
 const ReasonExpired = "EXPIRED"
 
-// MaxSignBy is how far ahead a deadline may be set.
-const MaxSignBy = "a year"
-
 // checkSignBy refuses a deadline that is not in the future or is more
 // than a year ahead.
 func checkSignBy(signBy *time.Time, now time.Time) error {
@@ -21,7 +18,7 @@ func checkSignBy(signBy *time.Time, now time.Time) error {
 		return Errorf(EINVALID, "signBy: must be in the future")
 	}
 	if signBy.After(now.AddDate(1, 0, 0)) {
-		return Errorf(EINVALID, "signBy: must be at most %s ahead", MaxSignBy)
+		return Errorf(EINVALID, "signBy: must be at most a year ahead")
 	}
 	return nil
 }
