@@ -18,7 +18,7 @@ const customerPhone = "998901234567" // the customer's phone as both tenants hol
 
 // notifyWorld is the standard world whose service texts through the
 // background queue to an SMS gateway over HTTP, reminding twice a day apart.
-func notifyWorld(t *testing.T) (*fixture.Standard, *fixture.SMS, *node) {
+func notifyWorld(t *testing.T, edit ...func(*signflow.Options)) (*fixture.Standard, *fixture.SMS, *node) {
 	t.Helper()
 	w := fixture.NewStandard(t)
 	rec := &fixture.SMS{}
@@ -28,6 +28,9 @@ func notifyWorld(t *testing.T) (*fixture.Standard, *fixture.SMS, *node) {
 	t.Cleanup(func() { queue.Shutdown(context.Background()) })
 	opt := w.Options
 	opt.Queue, opt.Reminders, opt.RemindEvery = queue, 2, 24*time.Hour
+	for _, e := range edit {
+		e(&opt)
+	}
 	w.Service = signflow.NewService(w.Store, opt)
 	return w, rec, startNode(t, w.World)
 }
@@ -210,4 +213,30 @@ func TestReminders(t *testing.T) {
 			t.Fatalf("%d reminders of %s, want 2", len(got), id)
 		}
 	}
+}
+
+// TestRemindersWithinSessionCap: a reminder that would open more sessions
+// for the party than sessionsPerPartyPerHour allows waits for its next
+// turn, unsent and uncounted.
+func TestRemindersWithinSessionCap(t *testing.T) {
+	w, texts, n := notifyWorld(t, func(o *signflow.Options) {
+		o.SessionsPerPartyPerHour, o.RemindEvery = 1, 40*time.Minute
+	})
+	app := bearer(t, n, w.AppA)
+	c := w.Contract(t)
+	if a := post(t, n.embedded.URL+"/v1/contracts/"+c.ID+"/sign-sessions", app, "",
+		map[string]any{"signerIn": fixture.CustomerIN, "notify": "SMS"}); a.status != 200 {
+		t.Fatalf("open: %d %s", a.status, a.body)
+	}
+	texts.Newest(t, customerPhone)
+	sent := texts.Count()
+	runTimers(t, w.World, 40*time.Minute) // the first session is 40 minutes old: the cap holds
+	if got := audits(t, w.World, c.ID, signflow.AuditReminderSent); len(got) != 0 || texts.Count() != sent {
+		t.Fatalf("a reminder past the cap: %d audit events, %d texts", len(got), texts.Count()-sent)
+	}
+	runTimers(t, w.World, 40*time.Minute) // 80 minutes: the hour has passed
+	if got := audits(t, w.World, c.ID, signflow.AuditReminderSent); len(got) != 1 {
+		t.Fatalf("%d reminders once the hour passed, want 1", len(got))
+	}
+	texts.WaitFor(t, sent+1)
 }
