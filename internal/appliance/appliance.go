@@ -51,7 +51,8 @@ type Appliance struct {
 	workers   []worker
 	now       signflow.TimeSource
 	warnings  []string // said at start-up and by /readyz
-	// texts sends cabinet login codes in the background.
+	// texts sends texts in the background: cabinet login codes, signing
+	// links, invitations and reminders.
 	texts *sms.Queue
 }
 
