@@ -37,31 +37,30 @@ var Units = []string{"DONA", "KG", "LITR"}
 // Contract is an agreement between a buyer and a seller built from a template.
 // Money is held in minor units.
 type Contract struct {
-	ID             string     `json:"id"`
-	Seq            uint64     `json:"seq"`
-	Number         string     `json:"number"`
-	Status         string     `json:"status"`
-	Purpose        string     `json:"purpose"`
-	BuyerStatus    string     `json:"buyerStatus"`
-	SellerStatus   string     `json:"sellerStatus"`
-	BuyerIN        string     `json:"buyerIn"`
-	SellerIN       string     `json:"sellerIn"`
-	CreatorIN      string     `json:"creatorIn"`
-	Price          int64      `json:"price"`
-	InitialPayment int64      `json:"initialPayment"`
-	Currency       string     `json:"currency"`
-	DeliveryAt     *time.Time `json:"deliveryAt,omitempty"`
-	// SignBy is when the service cancels the contract if it is still CREATED.
-	SignBy     *time.Time            `json:"signBy,omitempty"`
-	TemplateID string                `json:"templateId"`
-	Values     []Value               `json:"values"`
-	Payments   []Payment             `json:"payments"`
-	WitnessIDs []string              `json:"witnessIds"`
-	Products   []Product             `json:"products"`
-	AppID      string                `json:"appId,omitempty"`
-	KeyID      string                `json:"keyId,omitempty"`
-	Hash       string                `json:"hash"`
-	Signatures map[string]*Signature `json:"signatures,omitempty"`
+	ID             string                `json:"id"`
+	Seq            uint64                `json:"seq"`
+	Number         string                `json:"number"`
+	Status         string                `json:"status"`
+	Purpose        string                `json:"purpose"`
+	BuyerStatus    string                `json:"buyerStatus"`
+	SellerStatus   string                `json:"sellerStatus"`
+	BuyerIN        string                `json:"buyerIn"`
+	SellerIN       string                `json:"sellerIn"`
+	CreatorIN      string                `json:"creatorIn"`
+	Price          int64                 `json:"price"`
+	InitialPayment int64                 `json:"initialPayment"`
+	Currency       string                `json:"currency"`
+	DeliveryAt     *time.Time            `json:"deliveryAt,omitempty"`
+	SignBy         *time.Time            `json:"signBy,omitempty"` // when the service cancels it if still CREATED
+	TemplateID     string                `json:"templateId"`
+	Values         []Value               `json:"values"`
+	Payments       []Payment             `json:"payments"`
+	WitnessIDs     []string              `json:"witnessIds"`
+	Products       []Product             `json:"products"`
+	AppID          string                `json:"appId,omitempty"`
+	KeyID          string                `json:"keyId,omitempty"`
+	Hash           string                `json:"hash"`
+	Signatures     map[string]*Signature `json:"signatures,omitempty"`
 	// Parties are the parties' details as of the contract's last change
 	// (contract_record.go); nil on a contract last changed before they
 	// were kept.

@@ -57,8 +57,8 @@ func (s *Service) ExpireSessions() (int, error) {
 const SweeperLock = "session sweeper"
 
 // sweep runs the timers due (deadlines, reminders), expires sessions and
-// forgets expired idempotency keys. On a store
-// that several processes share, one sweeps at a time: the others skip the tick.
+// forgets expired idempotency keys. On a store that several processes
+// share, one sweeps at a time: the others skip the tick.
 func (s *Service) sweep() (int, error) {
 	work := func() (int, error) {
 		_, err := s.RunTimers()

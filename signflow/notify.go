@@ -67,7 +67,9 @@ func (s *Service) invite(tx Tx, c *Contract, in *ContractInput, actor Actor, now
 		return nil, nil
 	}
 	owner, err := tx.Owner(c.CreatorIN)
-	if err != nil {
+	if ErrorCode(err) == ENOTFOUND {
+		owner = &Client{LegalName: c.CreatorIN, Type: ClientCompany}
+	} else if err != nil {
 		return nil, err
 	}
 	link := in.CabinetURL + "?lang=" + in.Lang
