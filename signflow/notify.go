@@ -35,8 +35,9 @@ func signerPhone(tx Tx, c *Contract, in string) (string, error) {
 	return rec.Phone, nil
 }
 
-// invitees are the parties a contract created with notify is texted to:
-// every one but the creating key's owner.
+// invitees are the signers a contract created with notify is texted to:
+// every one but the creating key's owner. Witnesses, once they sign, are
+// one more entry of the list.
 func invitees(c *Contract, owner string) []string {
 	var out []string
 	for _, in := range []string{c.SellerIN, c.BuyerIN} {
