@@ -51,6 +51,7 @@ type Contract struct {
 	InitialPayment int64                 `json:"initialPayment"`
 	Currency       string                `json:"currency"`
 	DeliveryAt     *time.Time            `json:"deliveryAt,omitempty"`
+	SignBy         *time.Time            `json:"signBy,omitempty"` // when the service cancels it if still CREATED
 	TemplateID     string                `json:"templateId"`
 	Values         []Value               `json:"values"`
 	Payments       []Payment             `json:"payments"`

@@ -18,10 +18,16 @@ type ContractInput struct {
 	InitialPayment int64
 	Currency       string
 	DeliveryAt     *time.Time
+	SignBy         *time.Time
 	Values         []ValueInput
 	Payments       []Payment
 	WitnessIDs     []string
 	Products       []Product
+	// Notify, when NotifySMS, texts every other party an invitation to
+	// the cabinet at CabinetURL, in Lang (default uz).
+	Notify     string
+	Lang       string
+	CabinetURL string
 }
 
 // ValueInput fills one template field.
@@ -57,6 +63,15 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	if err := resolveParties(a, in); err != nil {
 		return nil, err
 	}
+	if err := checkNotify(in.Notify); err != nil {
+		return nil, err
+	}
+	if in.Lang == "" {
+		in.Lang = "uz"
+	}
+	if !contains(Languages, in.Lang) {
+		return nil, Errorf(EINVALID, "lang: must be uz, ru or en")
+	}
 	// A template version never changes once stored, so the contract is
 	// built and checked before the write against the version read here:
 	// the batched write transaction does only the numbering and the puts,
@@ -81,6 +96,7 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
 	terms := prepareHash(c)
 	var out *Contract
+	var texts []queuedText
 	err = s.store.Update(func(tx Tx) (err error) {
 		if c.Seq, err = tx.NextContractSeq(); err != nil {
 			return err
@@ -90,11 +106,27 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 		if err := putChange(tx, c); err != nil {
 			return err
 		}
+		if c.SignBy != nil {
+			err := tx.PutTimer(&Timer{Kind: TimerDeadline, Subject: c.ID, ContractID: c.ID, At: *c.SignBy})
+			if err != nil {
+				return err
+			}
+		}
 		actor.IN = a.OwnerIN
 		out = c
-		return s.record(tx, c, []string{EventCreated}, actor, "", "")
+		if err := s.record(tx, c, []string{EventCreated}, actor, "", ""); err != nil {
+			return err
+		}
+		texts, err = s.invite(tx, c, in, actor, c.CreatedAt)
+		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range texts {
+		s.opt.Queue.Enqueue(t.phone, t.text)
+	}
+	return out, nil
 }
 
 func resolveParties(a *Access, in *ContractInput) error {
@@ -130,6 +162,10 @@ func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, 
 		BuyerIN: in.BuyerIN, SellerIN: in.SellerIN, Price: in.Price, InitialPayment: in.InitialPayment, Currency: in.Currency,
 		DeliveryAt: utcPtr(in.DeliveryAt), TemplateID: t.ID, TemplateVersion: t.Version, WitnessIDs: in.WitnessIDs, CreatedAt: now, UpdatedAt: now, Version: 1,
 		Values: []Value{}, Payments: []Payment{}, Products: []Product{}}
+	if err := checkSignBy(in.SignBy, now); err != nil {
+		return nil, err
+	}
+	c.SignBy = utcPtr(in.SignBy)
 	if c.Currency == "" {
 		c.Currency = "UZS"
 	}

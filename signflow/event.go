@@ -78,4 +78,7 @@ type WebhookBody struct {
 	Amount         json.Number `json:"amount"`
 	Currency       string      `json:"currency"`
 	OccurredAt     string      `json:"occurredAt"`
+	// Reason says why the service itself made the change: EXPIRED for a
+	// contract cancelled at its signBy.
+	Reason string `json:"reason,omitempty"`
 }

@@ -56,15 +56,27 @@ func (s *Service) ExpireSessions() (int, error) {
 // SweeperLock names the work of the session sweeper on a Shared store.
 const SweeperLock = "session sweeper"
 
-// sweep expires sessions. On a store that several processes share, one
-// sweeps at a time: the others skip the tick.
+// sweep runs the timers due (deadlines, reminders), expires sessions and
+// forgets expired idempotency keys. On a store that several processes
+// share, one sweeps at a time: the others skip the tick.
 func (s *Service) sweep() (int, error) {
+	work := func() (int, error) {
+		_, err := s.RunTimers()
+		n, err2 := s.ExpireSessions()
+		if err == nil {
+			err = err2
+		}
+		if err == nil {
+			_, err = s.PurgeRequests()
+		}
+		return n, err
+	}
 	shared, ok := s.store.(Shared)
 	if !ok {
-		return s.ExpireSessions()
+		return work()
 	}
 	var n int
-	_, err := shared.Exclusive(SweeperLock, func() (err error) { n, err = s.ExpireSessions(); return err })
+	_, err := shared.Exclusive(SweeperLock, func() (err error) { n, err = work(); return err })
 	return n, err
 }
 

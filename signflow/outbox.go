@@ -8,11 +8,20 @@ import (
 // record writes, in the caller's transaction, the audit event of each of
 // the events and one outbox row per webhook target that wants it.
 func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, method, sessionID string) error {
+	return s.recordWhy(tx, c, events, actor, method, sessionID, why{})
+}
+
+// why says more of a change than its events: the audit event's detail and
+// the webhook body's reason.
+type why struct{ detail, reason string }
+
+// recordWhy is record with the change's why.
+func (s *Service) recordWhy(tx Tx, c *Contract, events []string, actor Actor, method, sessionID string, w why) error {
 	now := UTC(s.opt.Now())
 	var targets []target
 	for _, ev := range events {
 		err := tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: c.ID, Type: ev, ActorIN: actor.IN, At: now, IP: actor.IP,
-			UserAgent: actor.UserAgent, Method: method, Hash: c.Hash, SessionID: sessionID, Version: c.Version})
+			UserAgent: actor.UserAgent, Method: method, Hash: c.Hash, SessionID: sessionID, Version: c.Version, Detail: w.detail})
 		if err != nil {
 			return err
 		}
@@ -29,7 +38,9 @@ func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, metho
 			if len(t.events) > 0 && !contains(t.events, ev) {
 				continue
 			}
-			body, err := json.Marshal(webhookBody(c, ev, actor.IN, now, t.embedded))
+			wb := webhookBody(c, ev, actor.IN, now, t.embedded)
+			wb.Reason = w.reason
+			body, err := json.Marshal(wb)
 			if err != nil {
 				return err
 			}

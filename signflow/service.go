@@ -40,6 +40,13 @@ type Options struct {
 	// SessionsPerPartyPerHour caps the signing sessions opened for one
 	// party of one contract in any hour; 0 means no cap.
 	SessionsPerPartyPerHour int
+	// Queue sends the texts the service sends of itself (signing links,
+	// invitations, reminders) in the background; nil sends them at once.
+	Queue TextQueue
+	// Reminders is how many times a notified signer is reminded, every
+	// RemindEvery; a RemindEvery of 0 sends none.
+	Reminders   int
+	RemindEvery time.Duration
 }
 
 // Service carries out every operation of the domain over a Store.
@@ -74,6 +81,9 @@ func NewService(store Store, opt Options) *Service {
 	opt.Methods[MethodOTP] = true
 	if opt.Texts == nil {
 		opt.Texts = DefaultSMSTexts()
+	}
+	if opt.Queue == nil {
+		opt.Queue = inlineTexts{opt.SMS}
 	}
 	return &Service{store: store, opt: opt}
 }

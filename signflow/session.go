@@ -29,6 +29,8 @@ type SignSession struct {
 	CreatedAt    time.Time  `json:"createdAt"`
 	ExpiresAt    time.Time  `json:"expiresAt"`
 	CompletedAt  *time.Time `json:"completedAt,omitempty"`
+	// NotifiedAt is when the session's link was texted to the signer.
+	NotifiedAt   *time.Time `json:"notifiedAt,omitempty"`
 	OTP          *OTPState  `json:"otp,omitempty"`
 	IDPStateHash []byte     `json:"idpStateHash,omitempty"`
 }

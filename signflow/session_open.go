@@ -13,11 +13,18 @@ type SessionRequest struct {
 	Lang         string
 	ParentOrigin string
 	RedirectURL  string
+	// Notify, when NotifySMS, texts the session's link, LinkBase and the
+	// token, to the phone the creator's tenant holds for the signer.
+	Notify   string
+	LinkBase string
 }
 
 func (r *SessionRequest) validate() error {
 	if r.SignerIN == "" {
 		return Errorf(EINVALID, "signerIn: required")
+	}
+	if err := checkNotify(r.Notify); err != nil {
+		return err
 	}
 	if r.Lang == "" {
 		r.Lang = "uz"
@@ -56,7 +63,9 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 	}
 	token := RandomToken(32)
 	var out *SignSession
+	var phone, number string
 	err := s.store.Update(func(tx Tx) error {
+		phone = ""
 		c, err := tx.Contract(contractID)
 		if err != nil {
 			return notFound(err, "Contract not found.")
@@ -90,16 +99,34 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 		}
 		out = &SignSession{ID: NewID(), TokenHash: HashSecret(token), ContractID: c.ID, SignerIN: r.SignerIN, AppID: a.AppID,
 			Lang: r.Lang, ParentOrigin: r.ParentOrigin, RedirectURL: r.RedirectURL, Method: method, Status: SessionPending,
-			CreatedAt: now, ExpiresAt: now.Add(s.opt.SessionTTL)}
+			CreatedAt: now, ExpiresAt: s.sessionEnd(c, now)}
+		if r.Notify == NotifySMS {
+			if phone, err = signerPhone(tx, c, r.SignerIN); err != nil {
+				return err
+			} else if phone == "" {
+				return Errorf(EINVALID, "notify: the contract's creator holds no phone for this signer to text the link to")
+			}
+			out.NotifiedAt, number = &now, c.Number
+		}
 		if err := tx.PutSession(out); err != nil {
 			return err
 		}
 		actor.IN = a.OwnerIN
 		// Opening confirms nothing: the method it will ask for is in the detail.
-		return tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: c.ID, Type: AuditSessionOpened, ActorIN: actor.IN, At: now,
+		err = tx.AddAudit(&AuditEvent{ID: NewID(), ContractID: c.ID, Type: AuditSessionOpened, ActorIN: actor.IN, At: now,
 			IP: actor.IP, UserAgent: actor.UserAgent, Hash: c.Hash, SessionID: out.ID, Detail: "signer " + r.SignerIN + ", to confirm with " + method})
+		if err != nil || phone == "" {
+			return err
+		}
+		return s.noticeSent(tx, c, Timer{SignerIN: r.SignerIN, Lang: r.Lang, SessionID: out.ID, Link: r.LinkBase}, actor, "signing link", now)
 	})
-	return out, token, err
+	if err != nil {
+		return nil, "", err
+	}
+	if phone != "" {
+		s.opt.Queue.Enqueue(phone, s.opt.Texts.Render(SMSSignLink, r.Lang, map[string]string{"number": number, "url": r.LinkBase + token}))
+	}
+	return out, token, nil
 }
 
 // methodFor picks the confirmation method of the signer and checks that it

@@ -43,6 +43,10 @@ func (c *Contract) Sign(in string, sig Signature, now time.Time) ([]string, erro
 	if c.PartyStatus(in) != PartyPending {
 		return nil, Errorf(EINVALID, "This party has already signed.")
 	}
+	// Between the deadline and the sweep that cancels the contract.
+	if c.SignBy != nil && !now.Before(*c.SignBy) {
+		return nil, Errorf(EINVALID, "The deadline to sign this contract has passed.")
+	}
 	if w != nil {
 		w.Status = PartyAccepted
 	} else {

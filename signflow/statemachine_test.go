@@ -2,6 +2,7 @@ package signflow_test
 
 import (
 	"testing"
+	"time"
 
 	"contracts/internal/fixture"
 	"contracts/signflow"
@@ -51,6 +52,15 @@ func TestStateMachine(t *testing.T) {
 			signflow.StatusCompleted, signflow.PartyAccepted, signflow.PartyAccepted, []string{signflow.AuditCompleted}, "", 4},
 		{"sign after reject", []func(*signflow.Contract) ([]string, error){func(c *signflow.Contract) ([]string, error) { return c.Reject(buyer, now) },
 			sign(seller)}, signflow.StatusRejected, signflow.PartyRejected, signflow.PartyPending, nil, signflow.EINVALID, 2},
+		{"sign at the deadline", []func(*signflow.Contract) ([]string, error){func(c *signflow.Contract) ([]string, error) {
+			c.SignBy = &now
+			return c.Sign(buyer, signflow.Signature{}, now)
+		}}, signflow.StatusCreated, signflow.PartyPending, signflow.PartyPending, nil, signflow.EINVALID, 1},
+		{"sign before the deadline", []func(*signflow.Contract) ([]string, error){func(c *signflow.Contract) ([]string, error) {
+			later := now.Add(time.Second)
+			c.SignBy = &later
+			return c.Sign(buyer, signflow.Signature{}, now)
+		}}, signflow.StatusCreated, signflow.PartyAccepted, signflow.PartyPending, []string{signflow.EventSigned}, "", 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

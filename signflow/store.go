@@ -79,6 +79,15 @@ type Tx interface {
 	// whose PurgeAt or ExpiresAt is before the time, and says how many.
 	PurgeCabinet(before time.Time, limit int) (int, error)
 
+	// Timer returns the timer of kind and subject; PutTimer sets one,
+	// replacing the one set before; DeleteTimer removes it, if any.
+	Timer(kind, subject string) (*Timer, error)
+	PutTimer(t *Timer) error
+	DeleteTimer(kind, subject string) error
+	// DueTimers returns up to limit timers whose At is before the time,
+	// soonest first.
+	DueTimers(before time.Time, limit int) ([]*Timer, error)
+
 	AddAudit(e *AuditEvent) error
 	AuditEvents(contractID string) ([]*AuditEvent, error)
 

@@ -54,7 +54,8 @@ type Appliance struct {
 	workers   []worker
 	now       signflow.TimeSource
 	warnings  []string // said at start-up and by /readyz
-	// texts sends cabinet login codes in the background.
+	// texts sends texts in the background: cabinet login codes, signing
+	// links, invitations and reminders.
 	texts *sms.Queue
 }
 
@@ -138,7 +139,8 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	a.svc = signflow.NewService(a.db.store, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: sender,
 		Texts:      i18n.SMSTexts(smsReplacements(cfg)),
 		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
-		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour})
+		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour,
+		Queue: a.texts, Reminders: cfg.Signing.Reminders, RemindEvery: cfg.Signing.RemindEvery})
 	if opt.Demo {
 		if err := a.db.once("demo", func() error { return seedDemo(a.svc, a.db.store, opt.Stdout) }); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)

@@ -68,7 +68,7 @@ func (d routeDeps) embedded() *echo.Echo {
 // key builds the key listener's routes.
 func (d routeDeps) key() *echo.Echo {
 	e := d.newEcho("key", true)
-	keyapi.Register(e, keyapi.Deps{Service: d.a.svc, VerifyBaseURL: d.a.cfg.Embedded.BaseURL,
+	keyapi.Register(e, keyapi.Deps{Service: d.a.svc, BaseURL: d.a.cfg.Key.BaseURL, VerifyBaseURL: d.a.cfg.Embedded.BaseURL,
 		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, PDF: d.pdfs, Now: d.a.now})
 	cabinet.Register(e, cabinet.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		IdleTimeout: d.a.cfg.Cabinet.IdleTimeout, OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute,

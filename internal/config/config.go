@@ -143,6 +143,10 @@ func (h HTTPConfig) ProxyNets() []*net.IPNet {
 type SigningConfig struct {
 	SessionTTL time.Duration `koanf:"sessionTTL"`
 	OTPTTL     time.Duration `koanf:"otpTTL"`
+	// Reminders is how many reminders a notified signer gets, one every
+	// RemindEvery (0: none).
+	Reminders   int           `koanf:"reminders"`
+	RemindEvery time.Duration `koanf:"remindEvery"`
 }
 
 // SMSConfig picks the SMS provider.
@@ -288,7 +292,7 @@ func Default() Config {
 		ACME:     ACMEConfig{DirectoryURL: tlscert.LetsEncrypt, HTTPListen: tlscert.DefaultHTTPListen},
 		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
 			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
-		Signing: SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
+		Signing: SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute, Reminders: 2, RemindEvery: 24 * time.Hour},
 		SMS: SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second},
 			Eskiz:      EskizConfig{BaseURL: "https://notify.eskiz.uz/api", From: "4546"},
 			PlayMobile: PlayMobileConfig{BaseURL: "https://send.smsxabar.uz/broker-api", Originator: "3700"},

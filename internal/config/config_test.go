@@ -68,6 +68,7 @@ func TestConfigBuiltInDefaults(t *testing.T) {
 		cfg.Embedded.BaseURL != "http://localhost:8080" || cfg.Key.BaseURL != "http://localhost:8081" ||
 		cfg.ACME.DirectoryURL != "https://acme-v02.api.letsencrypt.org/directory" || cfg.ACME.HTTPListen != ":80" ||
 		cfg.Data.Dir != "./data" || cfg.Signing.SessionTTL != 30*time.Minute || cfg.Signing.OTPTTL != 5*time.Minute ||
+		cfg.Signing.Reminders != 2 || cfg.Signing.RemindEvery != 24*time.Hour ||
 		cfg.SMS.Provider != "console" || cfg.Service.Name != "Contracts" {
 		t.Fatalf("defaults are not the documented ones: %+v", cfg)
 	}
@@ -233,6 +234,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "bare number is nanoseconds", yaml: "signing:\n  sessionTTL: 45\n", want: "signing.sessionTTL"},
 		{name: "session too short", yaml: "signing:\n  sessionTTL: 10s\n", want: "signing.sessionTTL: at least 1m"},
 		{name: "code too short", yaml: "signing:\n  otpTTL: 5s\n", want: "signing.otpTTL: at least 30s"},
+		{name: "too many reminders", yaml: "signing:\n  reminders: 11\n", want: "signing.reminders"},
+		{name: "reminders too often", env: map[string]string{"CONTRACTS_SIGNING__REMINDEVERY": "30m"}, want: "signing.remindEvery"},
 		{name: "negative duration", env: map[string]string{"CONTRACTS_WEBHOOKS__TIMEOUT": "-1s"}, want: "webhooks.timeout"},
 		{name: "listen without port (flag)", args: []string{"--admin-listen", "localhost"}, want: "admin.listen"},
 		{name: "listen without host:port (env)", env: map[string]string{"CONTRACTS_KEY__LISTEN": "8081"}, want: "key.listen"},

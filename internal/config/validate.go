@@ -45,6 +45,12 @@ func (c *Config) Validate() error {
 	if c.Signing.OTPTTL < 30*time.Second {
 		return fmt.Errorf("config: signing.otpTTL: at least 30s")
 	}
+	if c.Signing.Reminders < 0 || c.Signing.Reminders > 10 {
+		return fmt.Errorf("config: signing.reminders: must be between 0 and 10")
+	}
+	if c.Signing.RemindEvery != 0 && c.Signing.RemindEvery < time.Hour {
+		return fmt.Errorf("config: signing.remindEvery: 0 (no reminders) or at least 1h, with a unit (e.g. 24h)")
+	}
 	if c.Data.Dir == "" {
 		return fmt.Errorf("config: data.dir: required")
 	}

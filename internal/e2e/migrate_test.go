@@ -75,6 +75,10 @@ func TestMigrateToPostgres(t *testing.T) {
 		ids = append(ids, createContract(t, old, p))
 	}
 	signBoth(t, old, p, ids[0])
+	// A deadline is a timer, copied with its contract.
+	var due struct{ ID string }
+	mustCall(t, "POST", old.embedded+"/v1/contracts", jsonBody(map[string]any{"templateId": p.templateID, "buyerIn": loadCustomerIN,
+		"price": 10, "signBy": time.Now().Add(300 * 24 * time.Hour).UTC().Format(time.RFC3339)}), &due, "Authorization", "Bearer "+p.token)
 	cab := cabinetLogin(t, old)
 	sealed := mustPDF(t, old, p, nil, viaEmbedded, ids[0], "en")
 	var last struct{ Number string }
@@ -99,7 +103,7 @@ func TestMigrateToPostgres(t *testing.T) {
 		t.Errorf("no progress to 100%% on stderr:\n%s", errOut)
 	}
 	for _, bucket := range []string{"owners", "claims", "templates", "apps", "keys", "contracts", "sessions", "audit",
-		"deliveries", "cabinet_sessions", "stamps"} {
+		"deliveries", "cabinet_sessions", "stamps", "timers"} {
 		m := regexp.MustCompile(`(?m)^` + bucket + ` +(\d+) +(\d+)$`).FindStringSubmatch(out)
 		if m == nil || m[1] != m[2] || m[1] == "0" {
 			t.Errorf("%s: no equal non-zero counts in:\n%s", bucket, out)

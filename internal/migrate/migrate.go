@@ -201,6 +201,8 @@ func (c *copier) decode(bucket string, key, value []byte) (func(signflow.Tx) err
 		return put(value, func(tx signflow.Tx, v *signflow.CabinetLogin) error { return tx.PutCabinetLogin(v) })
 	case "cabinet_sessions":
 		return put(value, func(tx signflow.Tx, v *signflow.CabinetSession) error { return tx.PutCabinetSession(v) })
+	case "timers":
+		return put(value, func(tx signflow.Tx, v *signflow.Timer) error { return tx.PutTimer(v) })
 	}
 	return nil, fmt.Errorf("no copy of bucket %s", bucket)
 }

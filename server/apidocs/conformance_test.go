@@ -138,6 +138,22 @@ func TestEmbeddedConformance(t *testing.T) {
 			"deliveryAt": "2026-12-01T00:00:00Z", "values": map[string]any{"color": "white"}}}}
 	id := a.expect(200, "POST", "/v1/contracts", full)["id"].(string)
 	a.expect(200, "GET", "/v1/contracts/"+id, nil)
+
+	// A deadline, an Idempotency-Key replayed and reused for another body,
+	// and a signing link texted.
+	withKey := map[string]any{"templateId": w.Template.ID, "buyerIn": fixture.CustomerIN, "price": 10, "signBy": "2027-01-01T00:00:00Z"}
+	once := a.expect(200, "POST", "/v1/contracts", withKey, "Idempotency-Key", "conformance-1")["id"].(string)
+	if again := a.expect(200, "POST", "/v1/contracts", withKey, "Idempotency-Key", "conformance-1")["id"]; again != once {
+		t.Errorf("the replayed id %v, want %s", again, once)
+	}
+	a.expect(400, "POST", "/v1/contracts", full, "Idempotency-Key", "conformance-1")
+	if c := a.expect(200, "GET", "/v1/contracts/"+once, nil); c["signBy"] != "2027-01-01T00:00:00Z" {
+		t.Errorf("signBy reads %v", c["signBy"])
+	}
+	texted := a.expect(200, "POST", "/v1/contracts/"+once+"/sign-sessions", map[string]any{"signerIn": fixture.CustomerIN, "notify": "SMS"})
+	if s := a.expect(200, "GET", "/v1/sign-sessions/"+texted["id"].(string), nil); s["notifiedAt"] == nil || texted["notifiedAt"] == nil {
+		t.Errorf("notifiedAt: %v, %v", texted["notifiedAt"], s["notifiedAt"])
+	}
 	a.expect(200, "GET", "/v1/contracts/"+id+"/pdf?lang=en", nil)
 	a.expect(200, "GET", "/v1/contracts/"+id+"/pdf", nil)
 	a.expect(400, "GET", "/v1/contracts/"+id+"/pdf?lang=de", nil)
@@ -218,6 +234,16 @@ func TestKeyConformance(t *testing.T) {
 		"products": []any{map[string]any{"name": "Fridge", "unit": "KG", "price": 150050, "quantity": 1, "amount": 150050}}}
 	id := a.expect(200, "POST", "/v1/contracts", full)["id"].(string)
 	other := a.expect(200, "POST", "/v1/contracts", map[string]any{"templateId": w.Other.ID, "sellerIn": fixture.UnknownIN})["id"].(string)
+	invite := map[string]any{"templateId": w.Template.ID, "buyerIn": fixture.CustomerIN, "notify": "SMS", "lang": "ru",
+		"signBy": "2027-01-01T00:00:00Z"}
+	invited := a.expect(200, "POST", "/v1/contracts", invite, "Idempotency-Key", "conformance-1")["id"].(string)
+	if again := a.expect(200, "POST", "/v1/contracts", invite, "Idempotency-Key", "conformance-1")["id"]; again != invited {
+		t.Errorf("the replayed id %v, want %s", again, invited)
+	}
+	a.expect(400, "POST", "/v1/contracts", full, "Idempotency-Key", "conformance-1")
+	if c := a.expect(200, "GET", "/v1/contracts/"+invited, nil); c["signBy"] != "2027-01-01T00:00:00Z" {
+		t.Errorf("signBy reads %v", c["signBy"])
+	}
 	a.expect(200, "GET", "/v1/contracts/"+id, nil)
 	a.expect(200, "GET", "/v1/contracts/"+other, nil)
 	a.expect(200, "GET", "/v1/contracts", nil)

@@ -39,6 +39,9 @@ func appendContract(b []byte, v *signflow.ContractView) []byte {
 	b = appendField(b, "currency", c.Currency)
 	b = appendOpt(append(b, `,"currencyId":`...), currencyID(c.Currency))
 	b = appendOptTime(append(b, `,"deliveryAt":`...), c.DeliveryAt)
+	if c.SignBy != nil && !c.SignBy.IsZero() {
+		b = appendTime(append(b, `,"signBy":`...), *c.SignBy)
+	}
 	b = appendField(b, "templateId", c.TemplateID)
 	b = strconv.AppendInt(append(b, `,"templateVersion":`...), int64(c.FromVersion()), 10)
 	b = append(b, `,"template":`...)

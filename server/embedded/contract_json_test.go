@@ -32,7 +32,7 @@ func TestContractJSONMatchesEncodingJSON(t *testing.T) {
 	client := &signflow.Client{ID: "c1", FirstName: tricky, Type: signflow.ClientIndividual, Phone: "998"}
 	view := &signflow.ContractView{
 		Contract: &signflow.Contract{ID: tricky, Number: "2026-000001", Status: "CREATED", Price: 150025, InitialPayment: 1,
-			Currency: "UZS", DeliveryAt: &at, TemplateID: "t", CreatedAt: at, UpdatedAt: at, Version: 7, Deleted: true,
+			Currency: "UZS", DeliveryAt: &at, SignBy: &at, TemplateID: "t", CreatedAt: at, UpdatedAt: at, Version: 7, Deleted: true,
 			Values: []signflow.Value{{ID: "v", Position: -3, Value: tricky, KeyName: "k", CreatedAt: at, UpdatedAt: at},
 				{ID: "w", Value: ""}},
 			Products: []signflow.Product{{ID: "p", Name: tricky, Unit: "KG", Price: 5, Quantity: 1e-7, Amount: 0},
@@ -48,7 +48,7 @@ func TestContractJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	empty := &signflow.ContractView{Contract: &signflow.Contract{ID: "e", Currency: "XXX"}}
 	var zero time.Time
-	odd := &signflow.ContractView{Contract: &signflow.Contract{ID: "o", Currency: "USD", DeliveryAt: &zero, Price: 1e15,
+	odd := &signflow.ContractView{Contract: &signflow.Contract{ID: "o", Currency: "USD", DeliveryAt: &zero, SignBy: &zero, Price: 1e15,
 		InitialPayment: 7, WitnessIDs: []string{}, Payments: []signflow.Payment{{Amount: 1}}}, Seller: &signflow.Client{}}
 
 	w := fixture.NewStandard(t)

@@ -26,6 +26,7 @@ type contractResponse struct {
 	Currency         string           `json:"currency"`
 	CurrencyID       *string          `json:"currencyId"`
 	DeliveryAt       *wire.Time       `json:"deliveryAt"`
+	SignBy           *wire.Time       `json:"signBy,omitempty"`
 	TemplateID       string           `json:"templateId"`
 	TemplateVersion  int              `json:"templateVersion"`
 	Template         *templateSummary `json:"template"`
@@ -97,7 +98,7 @@ func contractOf(v *signflow.ContractView) *contractResponse {
 	out := &contractResponse{ID: c.ID, Number: c.Number, Status: c.Status, Purpose: c.Purpose,
 		BuyerStatus: c.BuyerStatus, SellerStatus: c.SellerStatus, BuyerIN: c.BuyerIN, SellerIN: c.SellerIN,
 		CreatorIN: c.CreatorIN, Price: major(c.Price), InitialPayment: major(c.InitialPayment), Currency: c.Currency,
-		CurrencyID: currencyID(c.Currency), DeliveryAt: wire.OptTime(c.DeliveryAt), TemplateID: c.TemplateID, TemplateVersion: c.FromVersion(),
+		CurrencyID: currencyID(c.Currency), DeliveryAt: wire.OptTime(c.DeliveryAt), SignBy: wire.OptTime(c.SignBy), TemplateID: c.TemplateID, TemplateVersion: c.FromVersion(),
 		Buyer: userOf(v.Buyer), Seller: userOf(v.Seller), CreatedBy: userOf(v.Creator),
 		BuyerUserID: userID(v.Buyer), SellerUserID: userID(v.Seller),
 		Values: make([]valueObject, 0, len(c.Values)), Products: make([]productObject, 0, len(c.Products)),

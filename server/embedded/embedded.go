@@ -70,8 +70,13 @@ func Register(e *echo.Echo, d Deps) {
 		failuresByApp: server.NewLimiter(d.TokenPerMinute, time.Minute, now),
 		perApp:        server.NewLimiter(d.AppPerSecond, time.Second, now)}
 	e.POST("/v1/auth/token", h.issueToken)
+	idempotent := server.Idempotent(d.Service, func(c echo.Context) string { return "app:" + access(c).AppID })
 	for _, r := range h.routes() {
-		e.Add(r.method, r.path, r.serve, h.authenticate, requireScope(r.scope))
+		mw := []echo.MiddlewareFunc{h.authenticate, requireScope(r.scope)}
+		if r.method == http.MethodPost {
+			mw = append(mw, idempotent)
+		}
+		e.Add(r.method, r.path, r.serve, mw...)
 	}
 }
 

@@ -16,6 +16,7 @@ type sessionRequest struct {
 	Lang         string `json:"lang"`
 	ParentOrigin string `json:"parentOrigin"`
 	RedirectURL  string `json:"redirectUrl"`
+	Notify       string `json:"notify"`
 }
 
 // sessionCreated is the spec's "Sign session response (create)".
@@ -25,6 +26,8 @@ type sessionCreated struct {
 	Method    string    `json:"method"`
 	ExpiresAt wire.Time `json:"expiresAt"`
 	Status    string    `json:"status"`
+	// NotifiedAt is when the link was texted to the signer (notify: SMS).
+	NotifiedAt *wire.Time `json:"notifiedAt,omitempty"`
 }
 
 // sessionStatus is the spec's "Sign session status response".
@@ -36,6 +39,7 @@ type sessionStatus struct {
 	Method      string     `json:"method"`
 	ExpiresAt   wire.Time  `json:"expiresAt"`
 	CompletedAt *wire.Time `json:"completedAt"`
+	NotifiedAt  *wire.Time `json:"notifiedAt,omitempty"`
 }
 
 // openSession is POST /v1/contracts/{id}/sign-sessions. The url carries the
@@ -46,13 +50,14 @@ func (h *handler) openSession(c echo.Context) error {
 		return err
 	}
 	s, token, err := h.svc.OpenSession(access(c), c.Param("id"), signflow.SessionRequest{SignerIN: req.SignerIN,
-		Lang: req.Lang, ParentOrigin: req.ParentOrigin, RedirectURL: req.RedirectURL}, server.Actor(c))
+		Lang: req.Lang, ParentOrigin: req.ParentOrigin, RedirectURL: req.RedirectURL, Notify: req.Notify,
+		LinkBase: h.baseURL + "/sign/"}, server.Actor(c))
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return server.JSON(c, http.StatusOK, sessionCreated{ID: s.ID, URL: h.baseURL + "/sign/" + token, Method: s.Method,
-		ExpiresAt: wire.Time(s.ExpiresAt), Status: s.EffectiveStatus(h.now())})
+		ExpiresAt: wire.Time(s.ExpiresAt), Status: s.EffectiveStatus(h.now()), NotifiedAt: wire.OptTime(s.NotifiedAt)})
 }
 
 // getSession is GET /v1/sign-sessions/{id}: only sessions the calling app
@@ -64,5 +69,5 @@ func (h *handler) getSession(c echo.Context) error {
 	}
 	return server.JSON(c, http.StatusOK, sessionStatus{ID: s.ID, ContractID: s.ContractID, SignerIN: s.SignerIN,
 		Status: s.EffectiveStatus(h.now()), Method: s.Method, ExpiresAt: wire.Time(s.ExpiresAt),
-		CompletedAt: wire.OptTime(s.CompletedAt)})
+		CompletedAt: wire.OptTime(s.CompletedAt), NotifiedAt: wire.OptTime(s.NotifiedAt)})
 }

@@ -9,10 +9,19 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// createRequest is the contract create request with what only this
+// interface takes: notify, to text the other parties an invitation to the
+// cabinet, in lang.
+type createRequest struct {
+	wire.ContractRequest
+	Notify string `json:"notify"`
+	Lang   string `json:"lang"`
+}
+
 // createContract is POST /v1/contracts. An empty party is the key owner;
 // both parties foreign is 403, both empty 400 (rule 2 of the key interface).
 func (h *handler) createContract(c echo.Context) error {
-	var req wire.ContractRequest
+	var req createRequest
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
@@ -20,6 +29,7 @@ func (h *handler) createContract(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	in.Notify, in.Lang, in.CabinetURL = req.Notify, req.Lang, h.baseURL+"/cabinet"
 	ct, err := h.svc.CreateContract(access(c), in, server.Actor(c))
 	if err != nil {
 		return err

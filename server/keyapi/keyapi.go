@@ -6,6 +6,7 @@
 package keyapi
 
 import (
+	"strings"
 	"time"
 
 	"contracts/server"
@@ -19,6 +20,9 @@ import (
 type Deps struct {
 	// Service carries out every operation.
 	Service *signflow.Service
+	// BaseURL is key.baseURL, the origin of the cabinet that invitations
+	// link to.
+	BaseURL string
 	// VerifyBaseURL is embedded.baseURL: the PDF's QR code links to
 	// {VerifyBaseURL}/verify/{id}?h=<first 16 hex digits of the hash>.
 	VerifyBaseURL string
@@ -34,6 +38,7 @@ type Deps struct {
 
 type handler struct {
 	svc        *signflow.Service
+	baseURL    string
 	verifyBase string
 	limit      *server.Limiter
 	pdfs       *pdf.Cache
@@ -46,21 +51,23 @@ func Register(e *echo.Echo, d Deps) {
 	if d.PDF == nil {
 		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
 	}
-	h := &handler{svc: d.Service, verifyBase: d.VerifyBaseURL, limit: server.NewLimiter(d.KeyPerSecond, time.Second, d.Now), pdfs: d.PDF}
+	h := &handler{svc: d.Service, baseURL: strings.TrimRight(d.BaseURL, "/"), verifyBase: d.VerifyBaseURL, limit: server.NewLimiter(d.KeyPerSecond, time.Second, d.Now), pdfs: d.PDF}
 	with := func(scope string) []echo.MiddlewareFunc {
 		if scope == "" {
 			return []echo.MiddlewareFunc{h.authenticate}
 		}
 		return []echo.MiddlewareFunc{h.authenticate, requireScope(scope)}
 	}
+	idempotent := server.Idempotent(d.Service, func(c echo.Context) string { return "key:" + apiKey(c).ID })
+	post := func(scope string) []echo.MiddlewareFunc { return append(with(scope), idempotent) }
 	e.GET("/v1/me", h.me, with("")...)
 	e.GET("/v1/templates", h.listTemplates, with(signflow.ScopeTemplatesRead)...)
 	e.GET("/v1/templates/:templateId/fields", h.templateFields, with(signflow.ScopeTemplatesRead)...)
-	e.POST("/v1/contracts", h.createContract, with(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts", h.createContract, post(signflow.ScopeContractsWrite)...)
 	e.GET("/v1/contracts", h.listContracts, with(signflow.ScopeContractsRead)...)
 	e.GET("/v1/contracts/:id", h.readContract, with(signflow.ScopeContractsRead)...)
 	e.GET("/v1/contracts/:id/pdf", h.contractPDF, with(signflow.ScopeContractsRead)...)
-	e.POST("/v1/contracts/:id/cancel", h.cancelContract, with(signflow.ScopeContractsWrite)...)
-	e.POST("/v1/contracts/:id/complete", h.completeContract, with(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts/:id/cancel", h.cancelContract, post(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts/:id/complete", h.completeContract, post(signflow.ScopeContractsWrite)...)
 	e.GET("/v1/clients/:in", h.readClient, with(signflow.ScopeClientsRead)...)
 }

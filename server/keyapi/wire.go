@@ -23,6 +23,7 @@ type contractResponse struct {
 	InitialPayment json.Number   `json:"initialPayment"`
 	Currency       string        `json:"currency"`
 	DeliveryAt     *wire.Time    `json:"deliveryAt"`
+	SignBy         *wire.Time    `json:"signBy,omitempty"`
 	TemplateID     string        `json:"templateId"`
 	Buyer          *user         `json:"buyer"`
 	Seller         *user         `json:"seller"`
@@ -67,7 +68,7 @@ func contractOf(v *signflow.ContractView, withValues bool) contractResponse {
 	out := contractResponse{ID: v.ID, Number: v.Number, Status: v.Status, Purpose: v.Purpose, BuyerStatus: v.BuyerStatus,
 		SellerStatus: v.SellerStatus, BuyerIN: v.BuyerIN, SellerIN: v.SellerIN, CreatorIN: v.CreatorIN,
 		Price: signflow.MinorNumber(v.Price), InitialPayment: signflow.MinorNumber(v.InitialPayment), Currency: v.Currency,
-		DeliveryAt: wire.OptTime(v.DeliveryAt), TemplateID: v.TemplateID, TemplateVersion: v.FromVersion(), Buyer: userOf(v.Buyer), Seller: userOf(v.Seller),
+		DeliveryAt: wire.OptTime(v.DeliveryAt), SignBy: wire.OptTime(v.SignBy), TemplateID: v.TemplateID, TemplateVersion: v.FromVersion(), Buyer: userOf(v.Buyer), Seller: userOf(v.Seller),
 		CreatedBy: userOf(v.Creator), Values: []valueObject{}, CreatedDate: wire.Time(v.CreatedAt), Witnesses: wire.Witnesses(v.Contract)}
 	if withValues {
 		for _, val := range v.Values {

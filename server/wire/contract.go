@@ -21,6 +21,7 @@ type ContractRequest struct {
 	Currency       string        `json:"currency"`
 	InitialPayment Amount        `json:"initialPayment"`
 	DeliveryAt     string        `json:"deliveryAt"`
+	SignBy         string        `json:"signBy"`
 	Values         []ValueItem   `json:"values"`
 	Payments       []PaymentItem `json:"payments"`
 	WitnessIDs     []string      `json:"witnessIds"`
@@ -69,6 +70,9 @@ func (r *ContractRequest) Input(u Unit) (*signflow.ContractInput, error) {
 		return nil, err
 	}
 	if in.DeliveryAt, err = ParseDateTime(r.DeliveryAt, "deliveryAt"); err != nil {
+		return nil, err
+	}
+	if in.SignBy, err = ParseDateTime(r.SignBy, "signBy"); err != nil {
 		return nil, err
 	}
 	for i, v := range r.Values {

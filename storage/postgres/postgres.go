@@ -31,6 +31,8 @@
 //	deliveries          id, seq, contract_id, target, status, next_ns, avail_ns, claimed_by
 //	cabinet_logins      client_in, purge_ns
 //	cabinet_sessions    token_hash, expires_ns
+//	requests            caller, key, expires_ns: idempotency keys (requests.go; made at open)
+//	timers              kind, subject, due_ns: deadlines and reminders (timers.go; made at open)
 //
 // Times that are compared (expiry, purge, due) are unix nanoseconds, as
 // exact as the records' own times.

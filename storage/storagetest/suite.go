@@ -85,6 +85,9 @@ func Run(t *testing.T, e Engine) {
 		{"DeliveriesByStatus", testDeliveriesByStatus},
 		{"Stamps", testStamps},
 		{"TemplateVersions", testTemplateVersions},
+		{"IdempotencyKeys", testRequests},
+		{"IdempotencyClaimsRace", testRequestsRace},
+		{"Timers", testTimers},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
