@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"contracts/internal/fixture"
+	"contracts/server/i18n"
 	"contracts/signflow"
 	"contracts/signflow/sms"
 
@@ -73,7 +74,7 @@ func TestNotifySigningLink(t *testing.T) {
 		if a.status != 200 || s.NotifiedAt != stamp(w.Clock.Now()) || !strings.HasPrefix(s.URL, "http://embedded.test/sign/") {
 			t.Fatalf("%s: %d %s", lang, a.status, a.body)
 		}
-		want := signflow.DefaultSMSTexts().Render(signflow.SMSSignLink, lang, map[string]string{"number": c.Number, "url": s.URL})
+		want := i18n.SMSTexts(nil).Render(signflow.SMSSignLink, lang, map[string]string{"number": c.Number, "url": s.URL})
 		if got := texts.Newest(t, customerPhone); got.Text != want {
 			t.Fatalf("%s: texted %q, want %q", lang, got.Text, want)
 		}
@@ -116,7 +117,7 @@ func TestNotifyCabinetInvite(t *testing.T) {
 		if lang == "" {
 			shown = "uz"
 		}
-		want := signflow.DefaultSMSTexts().Render(signflow.SMSCabinetInvite, shown, map[string]string{"owner": "Alpha Savdo MChJ",
+		want := i18n.SMSTexts(nil).Render(signflow.SMSCabinetInvite, shown, map[string]string{"owner": "Alpha Savdo MChJ",
 			"number": number, "url": "http://key.test/cabinet?lang=" + shown})
 		if got := texts.Newest(t, customerPhone); got.Text != want {
 			t.Fatalf("lang %q: texted %q, want %q", lang, got.Text, want)
@@ -189,11 +190,11 @@ func TestReminders(t *testing.T) {
 		}
 		seen[url] = true
 		c := w.StoredContract(t, linked.ID)
-		if want := signflow.DefaultSMSTexts().Render(signflow.SMSReminder, "ru", map[string]string{"number": c.Number, "url": url}); link != want {
+		if want := i18n.SMSTexts(nil).Render(signflow.SMSReminder, "ru", map[string]string{"number": c.Number, "url": url}); link != want {
 			t.Fatalf("round %d: %q, want %q", round, link, want)
 		}
 		ci := w.StoredContract(t, invited)
-		if want := signflow.DefaultSMSTexts().Render(signflow.SMSReminder, "en", map[string]string{"number": ci.Number,
+		if want := i18n.SMSTexts(nil).Render(signflow.SMSReminder, "en", map[string]string{"number": ci.Number,
 			"url": "http://key.test/cabinet?lang=en"}); cabinet != want {
 			t.Fatalf("round %d: %q, want %q", round, cabinet, want)
 		}

@@ -165,7 +165,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("postgres: migration to schema %d: %w", v+1, err)
 		}
 	}
-	if _, err := conn.Exec(ctx, openTables+requestsTable+timersTable); err != nil {
+	if _, err := conn.Exec(ctx, openTables+";"+requestsTable+timersTable); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
 	return nil
