@@ -26,12 +26,11 @@ func (r *SessionRequest) validate() error {
 		return Errorf(EINVALID, "lang: must be uz, ru or en")
 	}
 	if r.ParentOrigin != "" {
-		u, err := url.Parse(r.ParentOrigin)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.TrimSuffix(u.Path, "/") != "" ||
-			u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-			return Errorf(EINVALID, "parentOrigin: must be an origin such as https://shop.example")
+		origin, ok := ParseOrigin(strings.TrimSuffix(r.ParentOrigin, "/"))
+		if !ok {
+			return Errorf(EINVALID, "parentOrigin: must be an origin such as https://shop.example (http:// only for localhost)")
 		}
-		r.ParentOrigin = u.Scheme + "://" + u.Host
+		r.ParentOrigin = origin
 	}
 	if r.RedirectURL != "" {
 		u, err := url.Parse(r.RedirectURL)
