@@ -77,6 +77,9 @@ type CabinetLogin struct {
 	LastSentAt  time.Time      `json:"lastSentAt"`
 	Requests    []LoginRequest `json:"requests,omitempty"`
 	Addresses   []LoginAddress `json:"addresses,omitempty"`
+	// Signing counts the signing codes of the number per creator's tenant
+	// (party_limit.go).
+	Signing []PartyCount `json:"signing,omitempty"`
 	// PurgeAt is when the record stops mattering: no code, window, wait or
 	// lock is left. From then on it reads as a fresh record and may be deleted.
 	PurgeAt time.Time `json:"purgeAt"`

@@ -289,6 +289,9 @@ func putLogin(tx Tx, l *CabinetLogin) error {
 	for _, a := range l.Addresses {
 		times = append(times, a.LockedUntil, a.LastWrong.Add(LoginLockTime))
 	}
+	for _, p := range l.Signing {
+		times = append(times, p.Start.Add(PartyDay))
+	}
 	l.PurgeAt = slices.MaxFunc(times, time.Time.Compare)
 	return tx.PutCabinetLogin(l)
 }

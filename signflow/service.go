@@ -38,6 +38,12 @@ type Options struct {
 	// SessionsPerPartyPerHour caps the signing sessions opened for one
 	// party of one contract in any hour; 0 means no cap.
 	SessionsPerPartyPerHour int
+	// CodesPerPartyPerDay and WrongCodesPerPartyPerDay cap, per creator's
+	// tenant and signer number across all contracts and sessions, the SMS
+	// codes sent and the wrong codes entered in a day (party_limit.go);
+	// 0 means no cap.
+	CodesPerPartyPerDay      int
+	WrongCodesPerPartyPerDay int
 }
 
 // Service carries out every operation of the domain over a Store.

@@ -86,6 +86,9 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 		if err := s.capSessions(tx, c.ID, r.SignerIN, now); err != nil {
 			return err
 		}
+		if _, _, err := s.partyGate(tx, c.CreatorIN, r.SignerIN, now); err != nil {
+			return err
+		}
 		out = &SignSession{ID: NewID(), TokenHash: HashSecret(token), ContractID: c.ID, SignerIN: r.SignerIN, AppID: a.AppID,
 			Lang: r.Lang, ParentOrigin: r.ParentOrigin, RedirectURL: r.RedirectURL, Method: method, Status: SessionPending,
 			CreatedAt: now, ExpiresAt: now.Add(s.opt.SessionTTL)}

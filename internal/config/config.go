@@ -203,6 +203,9 @@ type RateLimitConfig struct {
 	KeyPerSecond            int `koanf:"keyPerSecond"`
 	AppPerSecond            int `koanf:"appPerSecond"`
 	SessionsPerPartyPerHour int `koanf:"sessionsPerPartyPerHour"`
+	// Per creator's tenant and signer number, across all contracts.
+	CodesPerPartyPerDay      int `koanf:"codesPerPartyPerDay"`
+	WrongCodesPerPartyPerDay int `koanf:"wrongCodesPerPartyPerDay"`
 }
 
 // CabinetConfig tunes the parties' own web page on the key listener.
@@ -258,7 +261,7 @@ func Default() Config {
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,
-			SessionsPerPartyPerHour: 10},
+			SessionsPerPartyPerHour: 10, CodesPerPartyPerDay: 20, WrongCodesPerPartyPerDay: 10},
 		Log:     LogConfig{Level: "info", Format: "json"},
 		Cabinet: CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}
