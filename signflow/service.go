@@ -44,6 +44,10 @@ type Options struct {
 	// 0 means no cap.
 	CodesPerPartyPerDay      int
 	WrongCodesPerPartyPerDay int
+	// CountryCodes are the calling codes a client's or owner's phone may
+	// have (sms.allowedCountryCodes), so no text goes to premium or
+	// foreign numbers by surprise; empty allows any.
+	CountryCodes []string
 }
 
 // Service carries out every operation of the domain over a Store.

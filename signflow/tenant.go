@@ -49,7 +49,7 @@ func partyRecord(tx Tx, c *Contract, in string) (*Client, error) {
 // earlier record of the owner. The stored record is returned.
 func (s *Service) CreateOwner(in *Client) (*Client, error) {
 	in.Normalize()
-	if err := in.Validate(); err != nil {
+	if err := s.validateClient(in); err != nil {
 		return nil, err
 	}
 	var out *Client
@@ -84,7 +84,7 @@ func (s *Service) RegisterClient(a *Access, in *Client) (*Client, error) {
 		return nil, err
 	}
 	in.Normalize()
-	if err := in.Validate(); err != nil {
+	if err := s.validateClient(in); err != nil {
 		return nil, err
 	}
 	var out *Client

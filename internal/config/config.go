@@ -6,6 +6,7 @@ package config
 import (
 	"net"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"contracts/server"
@@ -149,6 +150,18 @@ type SigningConfig struct {
 type SMSConfig struct {
 	Provider string        `koanf:"provider"`
 	HTTP     SMSHTTPConfig `koanf:"http"`
+	// AllowedCountryCodes are the calling codes a client's or owner's
+	// phone may have; empty allows any.
+	AllowedCountryCodes []int `koanf:"allowedCountryCodes"`
+}
+
+// CountryCodes are AllowedCountryCodes as the digits phones start with.
+func (c SMSConfig) CountryCodes() []string {
+	out := make([]string, len(c.AllowedCountryCodes))
+	for i, n := range c.AllowedCountryCodes {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
 }
 
 // SMSHTTPConfig is the generic HTTP SMS gateway.
@@ -255,8 +268,9 @@ func Default() Config {
 		ACME:     ACMEConfig{DirectoryURL: tlscert.LetsEncrypt, HTTPListen: tlscert.DefaultHTTPListen},
 		HTTP: HTTPConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second,
 			IdleTimeout: 60 * time.Second, ShutdownTimeout: 15 * time.Second, TrustedProxies: []string{}},
-		Signing:  SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
-		SMS:      SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second}},
+		Signing: SigningConfig{SessionTTL: 30 * time.Minute, OTPTTL: 5 * time.Minute},
+		SMS: SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second},
+			AllowedCountryCodes: []int{998}},
 		Identity: IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},

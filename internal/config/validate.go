@@ -66,6 +66,11 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("config: sms.provider: %q is not console or http", c.SMS.Provider)
 	}
+	for _, code := range c.SMS.AllowedCountryCodes {
+		if code < 1 || code > 999 {
+			return fmt.Errorf("config: sms.allowedCountryCodes: %d is not a country calling code (1 to 999)", code)
+		}
+	}
 	if c.Webhooks.Workers < 1 || c.Webhooks.Workers > 256 {
 		return fmt.Errorf("config: webhooks.workers: must be 1 to 256")
 	}
