@@ -54,8 +54,9 @@ func (d routeDeps) embedded() *echo.Echo {
 		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, AppPerSecond: d.a.cfg.RateLimit.AppPerSecond, PDF: d.pdfs, Now: d.a.now})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIEmbedded, BaseURL: d.a.cfg.Embedded.BaseURL})
 	verify.Register(e, verify.Deps{Service: d.a.svc, SealFingerprint: d.sealID.Fingerprint(),
-		Verifier: pades.NewVerifier(d.sealID.Certificate()),
-		Limiter:  server.NewLimiter(d.a.cfg.RateLimit.VerifyPerMinute, time.Minute, d.a.now)})
+		Verifier:   pades.NewVerifier(d.sealID.Certificate()),
+		Limiter:    server.NewLimiter(d.a.cfg.RateLimit.VerifyPerMinute, time.Minute, d.a.now),
+		Concurrent: d.a.cfg.RateLimit.VerifyConcurrent})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now, Log: d.a.log, EIMZO: d.eimzoClient()})
 	return e

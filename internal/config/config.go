@@ -219,6 +219,8 @@ type RateLimitConfig struct {
 	// Per creator's tenant and signer number, across all contracts.
 	CodesPerPartyPerDay      int `koanf:"codesPerPartyPerDay"`
 	WrongCodesPerPartyPerDay int `koanf:"wrongCodesPerPartyPerDay"`
+	// Uploads to POST /verify read and checked at once.
+	VerifyConcurrent int `koanf:"verifyConcurrent"`
 }
 
 // CabinetConfig tunes the parties' own web page on the key listener.
@@ -275,7 +277,8 @@ func Default() Config {
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
 		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,
-			SessionsPerPartyPerHour: 10, CodesPerPartyPerDay: 20, WrongCodesPerPartyPerDay: 10},
+			SessionsPerPartyPerHour: 10, CodesPerPartyPerDay: 20, WrongCodesPerPartyPerDay: 10,
+			VerifyConcurrent: 2},
 		Log:     LogConfig{Level: "info", Format: "json"},
 		Cabinet: CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}

@@ -80,7 +80,8 @@ func (c *Config) Validate() error {
 	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute,
 		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,
 		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour, "ratelimit.verifyPerMinute": c.RateLimit.VerifyPerMinute,
-		"ratelimit.codesPerPartyPerDay": c.RateLimit.CodesPerPartyPerDay, "ratelimit.wrongCodesPerPartyPerDay": c.RateLimit.WrongCodesPerPartyPerDay} {
+		"ratelimit.codesPerPartyPerDay": c.RateLimit.CodesPerPartyPerDay, "ratelimit.wrongCodesPerPartyPerDay": c.RateLimit.WrongCodesPerPartyPerDay,
+		"ratelimit.verifyConcurrent": c.RateLimit.VerifyConcurrent} {
 		if n < 0 {
 			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
 		}
