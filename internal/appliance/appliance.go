@@ -142,7 +142,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		}
 	}
 	pool, err := webhooks.New(a.db.store, box, a.metrics.Registry, webhooks.Options{Name: cfg.Service.Name, Log: a.log,
-		Workers: cfg.Webhooks.Workers, AttemptTimeout: cfg.Webhooks.Timeout, Lease: cfg.Webhooks.Lease})
+		Workers: cfg.Webhooks.Workers, PerTarget: cfg.Webhooks.PerTargetConcurrency, AttemptTimeout: cfg.Webhooks.Timeout, Lease: cfg.Webhooks.Lease})
 	if err != nil {
 		return nil, err
 	}

@@ -202,6 +202,8 @@ type EIMZOConfig struct {
 type WebhooksConfig struct {
 	Workers int           `koanf:"workers"`
 	Timeout time.Duration `koanf:"timeout"`
+	// PerTargetConcurrency bounds the workers one target holds.
+	PerTargetConcurrency int `koanf:"perTargetConcurrency"`
 	// Lease is how long a node holds the deliveries it claimed before
 	// another node may take them (a node that died); 0: long enough for
 	// every attempt the node may have in flight.
@@ -275,7 +277,7 @@ func Default() Config {
 			AllowedCountryCodes: []int{998}},
 		Identity: IdentityConfig{MyID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}, AbleID: IDPConfig{InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
-		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
+		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second, PerTargetConcurrency: 4},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,
 			SessionsPerPartyPerHour: 10, CodesPerPartyPerDay: 20, WrongCodesPerPartyPerDay: 10,
 			VerifyConcurrent: 2},

@@ -10,7 +10,7 @@ import (
 // environment, and a bad value refused naming its key.
 func TestConfigTenantLimits(t *testing.T) {
 	cfg, err := loadConfigWith(t, "", nil)
-	if err != nil || cfg.RateLimit.CodesPerPartyPerDay != 20 || cfg.RateLimit.WrongCodesPerPartyPerDay != 10 || cfg.RateLimit.VerifyConcurrent != 2 ||
+	if err != nil || cfg.RateLimit.CodesPerPartyPerDay != 20 || cfg.RateLimit.WrongCodesPerPartyPerDay != 10 || cfg.RateLimit.VerifyConcurrent != 2 || cfg.Webhooks.PerTargetConcurrency != 4 ||
 		!slices.Equal(cfg.SMS.CountryCodes(), []string{"998"}) {
 		t.Fatalf("defaults: %+v %v %v", cfg.RateLimit, cfg.SMS.AllowedCountryCodes, err)
 	}
@@ -27,7 +27,8 @@ func TestConfigTenantLimits(t *testing.T) {
 	for yml, key := range map[string]string{"ratelimit:\n  codesPerPartyPerDay: -1\n": "ratelimit.codesPerPartyPerDay",
 		"ratelimit:\n  wrongCodesPerPartyPerDay: -1\n": "ratelimit.wrongCodesPerPartyPerDay",
 		"sms:\n  allowedCountryCodes: [9980]\n":        "sms.allowedCountryCodes",
-		"ratelimit:\n  verifyConcurrent: -1\n":         "ratelimit.verifyConcurrent"} {
+		"ratelimit:\n  verifyConcurrent: -1\n":         "ratelimit.verifyConcurrent",
+		"webhooks:\n  perTargetConcurrency: 0\n":       "webhooks.perTargetConcurrency"} {
 		if _, err := loadConfigWith(t, yml, nil); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%s: %v", key, err)
 		}

@@ -74,6 +74,9 @@ func (c *Config) Validate() error {
 	if c.Webhooks.Workers < 1 || c.Webhooks.Workers > 256 {
 		return fmt.Errorf("config: webhooks.workers: must be 1 to 256")
 	}
+	if c.Webhooks.PerTargetConcurrency < 1 {
+		return fmt.Errorf("config: webhooks.perTargetConcurrency: must be 1 or more (more than webhooks.workers bounds nothing)")
+	}
 	if c.Webhooks.Lease != 0 && c.Webhooks.Lease < 2*c.Webhooks.Timeout {
 		return fmt.Errorf("config: webhooks.lease: 0 (the default) or at least twice webhooks.timeout")
 	}
