@@ -49,12 +49,12 @@ type Store interface {
 
 // Options configure a Pool; zero fields take the defaults.
 type Options struct {
-	Name           string        // config service.name, used in the X-<Name>-* headers
-	Workers        int           // attempts in flight at once
+	Name    string // config service.name, used in the X-<Name>-* headers
+	Workers int    // attempts in flight at once
 	// PerTarget bounds the rows of one target claimed and not yet settled,
 	// so the attempts of one target in flight: a receiver that hangs
 	// delays only its own deliveries. Default DefaultPerTarget; -1: no bound.
-	PerTarget int
+	PerTarget      int
 	AttemptTimeout time.Duration // HTTP time-out of one attempt
 	// Lease is how long a claimed row stays this pool's; a pool that dies
 	// leaves its rows to others after it. Default: the time of five
@@ -178,7 +178,7 @@ func (p *Pool) dispatch() {
 	clock := p.opt.Clock
 	busy := 0
 	held := map[string]int{} // claimed rows not yet settled, by target
-	var nextAt time.Time // when the soonest unclaimed row falls due; zero when none waits
+	var nextAt time.Time     // when the soonest unclaimed row falls due; zero when none waits
 	pollAt := clock.Now().Add(pollEvery)
 	for {
 		now := clock.Now()
