@@ -49,12 +49,8 @@ type Store interface {
 
 // Options configure a Pool; zero fields take the defaults.
 type Options struct {
-	Name    string // config service.name, used in the X-<Name>-* headers
-	Workers int    // attempts in flight at once
-	// PerTarget bounds the rows of one target claimed and not yet settled,
-	// so the attempts of one target in flight: a receiver that hangs
-	// delays only its own deliveries. Default DefaultPerTarget; -1: no bound.
-	PerTarget      int
+	Name           string        // config service.name, used in the X-<Name>-* headers
+	Workers        int           // attempts in flight at once
 	AttemptTimeout time.Duration // HTTP time-out of one attempt
 	// Lease is how long a claimed row stays this pool's; a pool that dies
 	// leaves its rows to others after it. Default: the time of five
@@ -63,6 +59,10 @@ type Options struct {
 	Lease time.Duration
 	Clock Clock // RealClock() unless a test moves time
 	Log   zerolog.Logger
+	// PerTarget bounds the rows of one target claimed and not yet settled,
+	// so the attempts of one target in flight: a receiver that hangs
+	// delays only its own deliveries. Default DefaultPerTarget; -1: no bound.
+	PerTarget int
 }
 
 // Pool sends the outbox with a fixed set of workers. It claims the rows it
