@@ -69,7 +69,8 @@ func (d routeDeps) key() *echo.Echo {
 		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, PDF: d.pdfs, Now: d.a.now})
 	cabinet.Register(e, cabinet.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		IdleTimeout: d.a.cfg.Cabinet.IdleTimeout, OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute,
-		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now, Texts: d.a.texts})
+		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now, Texts: d.a.texts,
+		CodesPerNumberPerDay: d.a.cfg.RateLimit.CabinetCodesPerNumberPerDay})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIKey, BaseURL: d.a.cfg.Key.BaseURL})
 	return e
 }

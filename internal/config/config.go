@@ -221,6 +221,8 @@ type RateLimitConfig struct {
 	// Per creator's tenant and signer number, across all contracts.
 	CodesPerPartyPerDay      int `koanf:"codesPerPartyPerDay"`
 	WrongCodesPerPartyPerDay int `koanf:"wrongCodesPerPartyPerDay"`
+	// Cabinet login codes a day per number, from unknown browsers and per known one.
+	CabinetCodesPerNumberPerDay int `koanf:"cabinetCodesPerNumberPerDay"`
 	// Uploads to POST /verify read and checked at once.
 	VerifyConcurrent int `koanf:"verifyConcurrent"`
 }
@@ -280,7 +282,7 @@ func Default() Config {
 		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second, PerTargetConcurrency: 4},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,
 			SessionsPerPartyPerHour: 10, CodesPerPartyPerDay: 20, WrongCodesPerPartyPerDay: 10,
-			VerifyConcurrent: 2},
+			VerifyConcurrent: 2, CabinetCodesPerNumberPerDay: 10},
 		Log:     LogConfig{Level: "info", Format: "json"},
 		Cabinet: CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}

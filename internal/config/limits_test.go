@@ -10,7 +10,7 @@ import (
 // environment, and a bad value refused naming its key.
 func TestConfigTenantLimits(t *testing.T) {
 	cfg, err := loadConfigWith(t, "", nil)
-	if err != nil || cfg.RateLimit.CodesPerPartyPerDay != 20 || cfg.RateLimit.WrongCodesPerPartyPerDay != 10 || cfg.RateLimit.VerifyConcurrent != 2 || cfg.Webhooks.PerTargetConcurrency != 4 ||
+	if err != nil || cfg.RateLimit.CodesPerPartyPerDay != 20 || cfg.RateLimit.WrongCodesPerPartyPerDay != 10 || cfg.RateLimit.VerifyConcurrent != 2 || cfg.Webhooks.PerTargetConcurrency != 4 || cfg.RateLimit.CabinetCodesPerNumberPerDay != 10 ||
 		!slices.Equal(cfg.SMS.CountryCodes(), []string{"998"}) {
 		t.Fatalf("defaults: %+v %v %v", cfg.RateLimit, cfg.SMS.AllowedCountryCodes, err)
 	}

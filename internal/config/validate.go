@@ -84,7 +84,7 @@ func (c *Config) Validate() error {
 		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,
 		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour, "ratelimit.verifyPerMinute": c.RateLimit.VerifyPerMinute,
 		"ratelimit.codesPerPartyPerDay": c.RateLimit.CodesPerPartyPerDay, "ratelimit.wrongCodesPerPartyPerDay": c.RateLimit.WrongCodesPerPartyPerDay,
-		"ratelimit.verifyConcurrent": c.RateLimit.VerifyConcurrent} {
+		"ratelimit.verifyConcurrent": c.RateLimit.VerifyConcurrent, "ratelimit.cabinetCodesPerNumberPerDay": c.RateLimit.CabinetCodesPerNumberPerDay} {
 		if n < 0 {
 			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
 		}
