@@ -78,7 +78,8 @@ func page(c echo.Context, svc *signflow.Service, fingerprint string) error {
 	} else if err != nil {
 		return err
 	}
-	out.Doc = document.New(v, nil, lang, document.Options{Masked: true})
+	// The parties as the contract's version recorded them, as its PDF shows them.
+	out.Doc = document.New(v.AsRecorded(), nil, lang, document.Options{Masked: true})
 	return render(c, http.StatusOK, tmpl, out, "")
 }
 
