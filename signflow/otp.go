@@ -188,7 +188,10 @@ func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, 
 		if !now.Before(o.ExpiresAt) {
 			return ErrCodeExpired
 		}
-		if _, _, err := s.partyGate(tx, c.CreatorIN, sess.SignerIN, now); err != nil {
+		// The count checked is the count written (one read: on PostgreSQL
+		// a second read may see a newer record than the check did).
+		login, party, err := s.partyGate(tx, c.CreatorIN, sess.SignerIN, now)
+		if err != nil {
 			return err
 		}
 		if hmac.Equal(o.CodeHash, s.codeMAC(sess.ID, code)) {
@@ -197,7 +200,8 @@ func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, 
 		}
 		// A wrong code is committed, then refused.
 		o.Wrong++
-		if err := s.countWrong(tx, c.CreatorIN, sess.SignerIN, now); err != nil {
+		party.Wrong++
+		if err := putLogin(tx, login); err != nil {
 			return err
 		}
 		actor.IN = sess.SignerIN

@@ -104,13 +104,3 @@ func (s *Service) uncountCode(tx Tx, tenant, in string, now time.Time) error {
 	}
 	return putLogin(tx, l)
 }
-
-// countWrong counts a wrong code entered for the tenant's contract.
-func (s *Service) countWrong(tx Tx, tenant, in string, now time.Time) error {
-	l, err := loadLogin(tx, in, now)
-	if err != nil {
-		return err
-	}
-	l.partyCount(tenant, now).Wrong++
-	return putLogin(tx, l)
-}
