@@ -94,8 +94,14 @@ func (h *handler) show(c echo.Context) error {
 		return err
 	}
 	origin := c.Scheme() + "://" + c.Request().Host
+	// Only an https origin, or http on a loopback name, can be the framing
+	// page's; the demo reached over plain http by a LAN name frames without.
+	parent, ok := signflow.ParseOrigin(origin)
+	if !ok {
+		parent = ""
+	}
 	sess, token, err := h.Service.OpenSession(a, contract.ID, signflow.SessionRequest{SignerIN: h.CustomerIN, Lang: lang,
-		ParentOrigin: origin, RedirectURL: origin + "/demo/done?contract=" + contract.ID}, actor)
+		ParentOrigin: parent, RedirectURL: origin + "/demo/done?contract=" + contract.ID}, actor)
 	if err != nil {
 		return err
 	}
