@@ -178,7 +178,11 @@ func claimPerTarget(t *tx, c signflow.DeliveryClaim, now int64) (pgx.Rows, error
 					AND e.target = d.target AND e.contract_id = d.contract_id AND e.seq < d.seq)),
 		due AS (
 			SELECT d.id FROM deliveries d JOIN lead ON lead.id = d.id
-			WHERE lead.n <= lead.room
+			-- Checked again on the row as locked: another claimer may have
+			-- sent it and scheduled its retry since lead's snapshot.
+			WHERE lead.n <= lead.room AND d.status = 'PENDING' AND d.avail_ns <= $1 AND NOT EXISTS (
+				SELECT 1 FROM deliveries e WHERE e.status = 'PENDING'
+					AND e.target = d.target AND e.contract_id = d.contract_id AND e.seq < d.seq)
 			ORDER BY lead.avail_ns, lead.seq
 			LIMIT $2
 			FOR UPDATE OF d SKIP LOCKED)
