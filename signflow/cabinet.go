@@ -68,11 +68,12 @@ func (e *LoginLockedError) Unwrap() error {
 	return Errorf(ERATELIMIT, "Too many wrong codes: this number is locked for %d more minute(s).", int((e.After+time.Minute-1)/time.Minute))
 }
 
-// CabinetLogin is the login state of one number: the series of code
-// requests, the codes in force per browser (as HMACs) and the wrong codes
-// and locks per client address. It is kept for every number asked about,
-// registered or not, so that the answers never tell which numbers have an
-// account.
+// CabinetLogin is the login state of one number: each browser's series of
+// code requests and codes in force (as HMACs), the day's requests, the
+// browsers it logged in with, the wrong codes and locks per client
+// address, and the signing-code counts per creator's tenant
+// (party_limit.go). It is kept for every number asked about, registered
+// or not, so that the answers never tell which numbers have an account.
 type CabinetLogin struct {
 	IN        string         `json:"in"`
 	Requests  []LoginRequest `json:"requests,omitempty"`
