@@ -46,10 +46,18 @@ type tenancy struct {
 
 func newTenancy(t *testing.T) *tenancy {
 	t.Helper()
+	return newTenancyWith(t, signflow.Options{})
+}
+
+// newTenancyWith is newTenancy with the service's options (its SMS sender
+// is always the gateway's).
+func newTenancyWith(t *testing.T, opt signflow.Options) *tenancy {
+	t.Helper()
 	rec := &fixture.SMS{}
 	gw := fixture.NewGateway(t, rec)
 	sender := sms.NewHTTP(gw.URL, nil, 5*time.Second)
-	w := fixture.New(t, signflow.Options{SMS: sender})
+	opt.SMS = sender
+	w := fixture.New(t, opt)
 	e := &tenancy{t: t, w: w, sms: rec, gateway: gw}
 
 	adm := server.NewEcho("admin", zerolog.Nop(), nil, true)

@@ -28,8 +28,11 @@ import (
 const (
 	LoginWrongLimit    = 5                // wrong codes in a row, from one address or for one request, that end it
 	LoginLockTime      = 15 * time.Minute // how long an address stays locked out of a number
-	LoginMaxSends      = 5                // code requests for one number per LoginWindow
+	LoginMaxSends      = 5                // code requests of one browser for one number per LoginWindow
 	LoginWindow        = 15 * time.Minute // from the first code of a series
+	LoginDay           = 24 * time.Hour   // the period of Options' daily cap on login texts
+	KnownBrowserFor    = 180 * 24 * time.Hour
+	maxKnownBrowsers   = 5
 	CabinetMaxAge      = 12 * time.Hour   // a cabinet session ends this long after login, however active
 	DefaultCabinetIdle = 30 * time.Minute // the idle time-out when none is configured
 
@@ -64,18 +67,24 @@ func (e *LoginLockedError) Unwrap() error {
 	return Errorf(ERATELIMIT, "Too many wrong codes: this number is locked for %d more minute(s).", int((e.After+time.Minute-1)/time.Minute))
 }
 
-// CabinetLogin is the login state of one number: the series of code
-// requests, the codes in force per browser (as HMACs) and the wrong codes
-// and locks per client address. It is kept for every number asked about,
-// registered or not, so that the answers never tell which numbers have an
-// account.
+// CabinetLogin is the login state of one number: each browser's series of
+// code requests and codes in force (as HMACs), the day's requests, the
+// browsers it logged in with, the wrong codes and locks per client
+// address, and the signing-code counts per creator's tenant
+// (party_limit.go). It is kept for every number asked about, registered
+// or not, so that the answers never tell which numbers have an account.
 type CabinetLogin struct {
-	IN          string         `json:"in"`
-	Sends       int            `json:"sends"`
-	WindowStart time.Time      `json:"windowStart"`
-	LastSentAt  time.Time      `json:"lastSentAt"`
-	Requests    []LoginRequest `json:"requests,omitempty"`
-	Addresses   []LoginAddress `json:"addresses,omitempty"`
+	IN        string         `json:"in"`
+	Requests  []LoginRequest `json:"requests,omitempty"`
+	Addresses []LoginAddress `json:"addresses,omitempty"`
+	// Day counts the code requests for the number from browsers it does
+	// not know; Known are the browsers the number logged in with, each
+	// with its own count (cabinet_day.go).
+	Day   LoginDayCount  `json:"day"`
+	Known []KnownBrowser `json:"known,omitempty"`
+	// Signing counts the signing codes of the number per creator's tenant
+	// (party_limit.go).
+	Signing []PartyCount `json:"signing,omitempty"`
 	// PurgeAt is when the record stops mattering: no code, window, wait or
 	// lock is left. From then on it reads as a fresh record and may be deleted.
 	PurgeAt time.Time `json:"purgeAt"`
@@ -88,6 +97,11 @@ type LoginRequest struct {
 	Codes   []LoginCode `json:"codes,omitempty"`
 	Expires time.Time   `json:"expires"`
 	Wrong   int         `json:"wrong"`
+	// The browser's series of sends: the resend wait and the window are
+	// the browser's own, so nobody else's requests make it wait.
+	Sends       int       `json:"sends"`
+	WindowStart time.Time `json:"windowStart"`
+	LastSentAt  time.Time `json:"lastSentAt"`
 }
 
 // LoginCode is a code sent to one phone.
@@ -111,6 +125,9 @@ type CabinetSession struct {
 	TokenHash []byte `json:"tokenHash"`
 	IN        string `json:"in"`
 	Phone     string `json:"phone"` // the phone whose code opened the session
+	// Known is the token that marks the browser as one the number logged
+	// in with, for its cookie; only its hash is stored, in the login record.
+	Known string `json:"-"`
 
 	CreatedAt  time.Time `json:"createdAt"`
 	LastSeenAt time.Time `json:"lastSeenAt"`
@@ -137,6 +154,10 @@ type TextQueue interface {
 
 // CabinetOptions configure the cabinet.
 type CabinetOptions struct {
+	// CodesPerNumberPerDay caps the login-code requests for one number in
+	// LoginDay from browsers it never logged in with, and those of each
+	// browser it did (ratelimit.cabinetCodesPerNumberPerDay); 0: no cap.
+	CodesPerNumberPerDay int
 	// IdleTimeout ends a session after this long without a request
 	// (cabinet.idleTimeout); default DefaultCabinetIdle.
 	IdleTimeout time.Duration
@@ -151,6 +172,7 @@ type Cabinet struct {
 	svc   *Service
 	idle  time.Duration
 	texts TextQueue
+	daily int
 }
 
 // Cabinet returns the cabinet of the service.
@@ -161,7 +183,7 @@ func (s *Service) Cabinet(opt CabinetOptions) *Cabinet {
 	if opt.Texts == nil {
 		opt.Texts = inlineTexts{s.opt.SMS}
 	}
-	return &Cabinet{svc: s, idle: opt.IdleTimeout, texts: opt.Texts}
+	return &Cabinet{svc: s, idle: opt.IdleTimeout, texts: opt.Texts, daily: opt.CodesPerNumberPerDay}
 }
 
 // inlineTexts sends at once and drops failures.
@@ -202,16 +224,16 @@ func (c *Cabinet) codeMAC(in, phone, code string) []byte {
 	return c.svc.mac("cabinet-login", in, phone, code)
 }
 
-// startSend checks that a code may be sent now, opening a new window of
-// sends when the last one is over.
-func (l *CabinetLogin) startSend(now time.Time) error {
-	if !now.Before(l.WindowStart.Add(LoginWindow)) {
-		l.Sends, l.WindowStart = 0, now
+// startSend checks that the browser may have a code sent now, opening a
+// new window of sends when the last one is over.
+func (r *LoginRequest) startSend(now time.Time) error {
+	if !now.Before(r.WindowStart.Add(LoginWindow)) {
+		r.Sends, r.WindowStart = 0, now
 	}
-	if l.Sends >= LoginMaxSends {
-		return &ResendWaitError{After: l.WindowStart.Add(LoginWindow).Sub(now)}
+	if r.Sends >= LoginMaxSends {
+		return &ResendWaitError{After: r.WindowStart.Add(LoginWindow).Sub(now)}
 	}
-	if wait := l.LastSentAt.Add(ResendAfter).Sub(now); l.Sends > 0 && wait > 0 {
+	if wait := r.LastSentAt.Add(ResendAfter).Sub(now); r.Sends > 0 && wait > 0 {
 		return &ResendWaitError{After: wait}
 	}
 	return nil

@@ -18,6 +18,19 @@ import (
 // its code stays in force until it expires, and a new one may be asked
 // for after ResendAfter, as the answer says.
 func (c *Cabinet) SendLoginCode(in, lang, binding string, actor Actor) (*LoginCodeSent, error) {
+	return c.SendLoginCodeTo(LoginBrowser{Binding: binding}, in, lang, actor)
+}
+
+// LoginBrowser is the browser asking for a login code: the login page's
+// binding, and the token of its cookie that marks it as a browser the
+// number logged in with before, if any (CabinetSession.Known).
+type LoginBrowser struct{ Binding, Known string }
+
+// SendLoginCodeTo is SendLoginCode from a browser that may be known to the
+// number: the resend wait and the window of sends are the browser's own,
+// and the daily cap counts a known browser's requests apart from the rest.
+func (c *Cabinet) SendLoginCodeTo(b LoginBrowser, in, lang string, actor Actor) (*LoginCodeSent, error) {
+	binding := b.Binding
 	if in = strings.TrimSpace(in); !ValidIN(in) {
 		return nil, ErrLoginNumber
 	}
@@ -39,26 +52,36 @@ func (c *Cabinet) SendLoginCode(in, lang, binding string, actor Actor) (*LoginCo
 		if wait := l.lockedFor(actor.IP, now); wait > 0 {
 			return &LoginLockedError{After: wait}
 		}
-		if err := l.startSend(now); err != nil {
+		req := LoginRequest{Browser: browser}
+		if i := slices.IndexFunc(l.Requests, func(r LoginRequest) bool { return hmac.Equal(r.Browser, browser) }); i >= 0 {
+			req.Sends, req.WindowStart, req.LastSentAt = l.Requests[i].Sends, l.Requests[i].WindowStart, l.Requests[i].LastSentAt
+		}
+		if err := req.startSend(now); err != nil {
+			return err
+		}
+		if err := l.countDay(b.Known, c.daily, now); err != nil {
 			return err
 		}
 		phones, err := loginPhones(tx, in)
 		if err != nil {
 			return err
 		}
-		req := LoginRequest{Browser: browser, Expires: now.Add(c.svc.opt.OTPTTL)}
+		req.Expires = now.Add(c.svc.opt.OTPTTL)
 		for _, p := range phones {
 			code := newCode()
 			req.Codes = append(req.Codes, LoginCode{Phone: p, Hash: c.codeMAC(in, p, code)})
 			texts = append(texts, text{p, code})
 		}
+		req.Sends++
+		req.LastSentAt = now
 		l.Requests = append(slices.DeleteFunc(l.Requests, func(r LoginRequest) bool { return hmac.Equal(r.Browser, browser) }), req)
-		l.Sends++
-		l.LastSentAt = now
+		if n := len(l.Requests); n > maxLoginRequests {
+			l.Requests = slices.Delete(l.Requests, 0, n-maxLoginRequests) // the oldest go first
+		}
 		if err := putLogin(tx, l); err != nil {
 			return err
 		}
-		out = &LoginCodeSent{ExpiresIn: c.svc.opt.OTPTTL, ResendIn: ResendAfter, SendsLeft: LoginMaxSends - l.Sends}
+		out = &LoginCodeSent{ExpiresIn: c.svc.opt.OTPTTL, ResendIn: ResendAfter, SendsLeft: LoginMaxSends - req.Sends}
 		_, err = tx.PurgeCabinet(now, cabinetPurgeBatch)
 		return err
 	})
@@ -140,6 +163,7 @@ func (c *Cabinet) LogIn(in, code, binding string, actor Actor) (string, *Cabinet
 		if phone := c.match(in, code, l.Requests[i].Codes); phone != "" {
 			l.Requests = slices.Delete(l.Requests, i, i+1)
 			l.address(actor.IP).Wrong = 0 // the wrong codes in a row end here
+			known := l.remember(now)
 			if err := putLogin(tx, l); err != nil {
 				return err
 			}
@@ -149,6 +173,7 @@ func (c *Cabinet) LogIn(in, code, binding string, actor Actor) (string, *Cabinet
 			if err := tx.PutCabinetSession(out); err != nil {
 				return err
 			}
+			out.Known = known
 			_, err := tx.PurgeCabinet(now, cabinetPurgeBatch)
 			return err
 		}
@@ -282,12 +307,18 @@ func loadLogin(tx Tx, in string, now time.Time) (*CabinetLogin, error) {
 // expiry, the locks and wrong codes of its addresses, the end of the
 // window and the resend wait.
 func putLogin(tx Tx, l *CabinetLogin) error {
-	times := []time.Time{l.WindowStart.Add(LoginWindow), l.LastSentAt.Add(ResendAfter)}
+	times := []time.Time{l.Day.Start.Add(LoginDay)}
 	for _, r := range l.Requests {
-		times = append(times, r.Expires)
+		times = append(times, r.Expires, r.WindowStart.Add(LoginWindow), r.LastSentAt.Add(ResendAfter))
+	}
+	for _, k := range l.Known {
+		times = append(times, k.Until)
 	}
 	for _, a := range l.Addresses {
 		times = append(times, a.LockedUntil, a.LastWrong.Add(LoginLockTime))
+	}
+	for _, p := range l.Signing {
+		times = append(times, p.Start.Add(PartyDay))
 	}
 	l.PurgeAt = slices.MaxFunc(times, time.Time.Compare)
 	return tx.PutCabinetLogin(l)

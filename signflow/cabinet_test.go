@@ -67,7 +67,7 @@ func TestCabinetLoginSendsACodeAndOpensASession(t *testing.T) {
 	fixture.Must(t, func() error {
 		return w.DB.View(func(tx signflow.Tx) (err error) { stored, err = tx.CabinetLogin(fixture.CustomerIN); return err })
 	})
-	if len(stored.Requests) != 1 || len(stored.Requests[0].Codes) != 1 || len(stored.Requests[0].Codes[0].Hash) != 32 || stored.Sends != 1 {
+	if len(stored.Requests) != 1 || len(stored.Requests[0].Codes) != 1 || len(stored.Requests[0].Codes[0].Hash) != 32 || stored.Requests[0].Sends != 1 {
 		t.Fatalf("stored login %+v: want the code as an HMAC", stored)
 	}
 

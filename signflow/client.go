@@ -119,6 +119,23 @@ func (c *Client) Validate() error {
 	return nil
 }
 
+// validateClient checks a normalized client and that its phone, if any,
+// has one of the allowed country codes (E.164 codes are prefix-free).
+func (s *Service) validateClient(c *Client) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if c.Phone == "" || len(s.opt.CountryCodes) == 0 {
+		return nil
+	}
+	for _, code := range s.opt.CountryCodes {
+		if strings.HasPrefix(c.Phone, code) {
+			return nil
+		}
+	}
+	return Errorf(EINVALID, "phone: the country code must be %s; texts to other countries are not sent here", strings.Join(s.opt.CountryCodes, " or "))
+}
+
 // FillEmpty copies into c the fields of from that c does not hold yet.
 // It reports whether anything changed. Held data is never overwritten.
 func (c *Client) FillEmpty(from *Client) bool {

@@ -37,6 +37,9 @@ func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*Contra
 	if err := mayRead(a, id); err != nil {
 		return nil, err
 	}
+	// The answer shows phones as the caller's tenant holds them (HeldBy):
+	// each tenant's readers share their own memo.
+	name += "\x00" + a.OwnerIN
 	// Outside the cabinet the access check needs no records beyond the
 	// contract, so a memo known to hold needs no transaction.
 	if fresh, ok := s.store.(FreshMemos); ok && a.Interface != CabinetInterface {
@@ -64,7 +67,7 @@ func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*Contra
 		if err != nil {
 			return err
 		}
-		out = encode(v)
+		out = encode(v.HeldBy(a.OwnerIN))
 		if memos != nil {
 			memos.KeepMemo(id, name, &encodedContract{c: c, out: out}, 2*len(out))
 		}

@@ -42,7 +42,9 @@ func (s *Service) change(a *Access, id string, actor Actor, apply transition) (*
 		if err := s.record(tx, c, events, actor, confirmationOf(a), ""); err != nil {
 			return err
 		}
-		out, err = viewOf(tx, c)
+		if out, err = viewOf(tx, c); err == nil {
+			out = out.HeldBy(a.OwnerIN)
+		}
 		return err
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package signflow
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -30,6 +31,50 @@ func addPayments(c *Contract, t *Template, payments []Payment) error {
 		c.Payments = append(c.Payments, Payment{Amount: p.Amount, PaymentDate: UTC(p.PaymentDate)})
 	}
 	return nil
+}
+
+// Bounds of a product field's value, which is any JSON: every one is
+// rendered into the PDF, so its size and nesting are bounded.
+const (
+	maxProductValueSize  = 10000 // bytes of its JSON, as a field value's text
+	maxProductValueDepth = 4     // arrays and objects within each other
+)
+
+// checkProductValue checks a product field's value: a text as a field
+// value is checked, and a STRING field's must be one; any other value is
+// bounded in size and nesting.
+func checkProductValue(f *Field, v any) error {
+	if s, ok := v.(string); ok {
+		return checkFieldValue(f, s)
+	}
+	if f.Type == "STRING" {
+		return Errorf(EINVALID, "must be a string")
+	}
+	if depth(v) > maxProductValueDepth {
+		return Errorf(EINVALID, "nested too deep: at most %d levels of arrays and objects", maxProductValueDepth)
+	}
+	if b, err := json.Marshal(v); err != nil || len(b) > maxProductValueSize {
+		return Errorf(EINVALID, "too long")
+	}
+	return nil
+}
+
+// depth is how many arrays and objects v holds within each other.
+func depth(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			d = max(d, depth(e))
+		}
+		return d + 1
+	case map[string]any:
+		for _, e := range x {
+			d = max(d, depth(e))
+		}
+		return d + 1
+	}
+	return 0
 }
 
 func addProducts(c *Contract, t *Template, products []Product) error {
@@ -75,9 +120,13 @@ func addProducts(c *Contract, t *Template, products []Product) error {
 		if total += p.Amount; total > MaxMoney {
 			return Errorf(EINVALID, "products: the amounts must add up to at most %s", maxMoneyText)
 		}
-		for k := range p.Values {
-			if f := t.FieldByKey(k); f == nil || !f.ProductField {
+		for k, v := range p.Values {
+			f := t.FieldByKey(k)
+			if f == nil || !f.ProductField {
 				return Errorf(EINVALID, "products[%d].values: %q is not a product field of the template", i, k)
+			}
+			if err := checkProductValue(f, v); err != nil {
+				return Errorf(EINVALID, "products[%d].values.%s: %s", i, k, err.(*Error).Message)
 			}
 		}
 		for _, f := range t.Fields {

@@ -9,6 +9,29 @@ type ContractView struct {
 	*Contract
 	Template               *Template
 	Buyer, Seller, Creator *Client
+	// owners marks the parties whose record is an owner's (the admin's,
+	// held by the owner's own tenant), not the creator's tenant's claim.
+	owners map[string]bool
+}
+
+// HeldBy returns the view as tenant may read it: a party's phone only
+// where tenant holds it — its own claims as the contract's creator, and
+// its own owner's record. Another owner's admin phone is not shown.
+func (v *ContractView) HeldBy(tenant string) *ContractView {
+	out := *v
+	hide := func(c *Client) *Client {
+		if c == nil || c.Phone == "" {
+			return c
+		}
+		if v.owners[c.IN] && c.IN == tenant || !v.owners[c.IN] && v.CreatorIN == tenant {
+			return c
+		}
+		cp := *c
+		cp.Phone = ""
+		return &cp
+	}
+	out.Buyer, out.Seller, out.Creator = hide(v.Buyer), hide(v.Seller), hide(v.Creator)
+	return &out
 }
 
 // Contract returns a contract the caller may read.
@@ -25,7 +48,10 @@ func (s *Service) Contract(a *Access, id string) (*ContractView, error) {
 		v, err = viewOf(tx, c)
 		return err
 	})
-	return v, err
+	if err != nil {
+		return nil, err
+	}
+	return v.HeldBy(a.OwnerIN), nil
 }
 
 // mayRead checks what a read of contract id needs before a transaction.
@@ -79,6 +105,9 @@ func (s *Service) ListContracts(a *Access, q ContractQuery) ([]*ContractView, in
 		views, total, err = listViews(tx, q)
 		return err
 	})
+	for i, v := range views {
+		views[i] = v.HeldBy(a.OwnerIN)
+	}
 	return views, total, err
 }
 
@@ -123,17 +152,18 @@ func viewOf(tx Tx, c *Contract) (*ContractView, error) {
 	if v.Template, err = templateOf(tx, c); err != nil {
 		return nil, err
 	}
-	clients := map[string]*Client{}
+	clients, owners := map[string]*Client{}, map[string]bool{}
 	for _, in := range []string{c.BuyerIN, c.SellerIN, c.CreatorIN} {
 		if _, ok := clients[in]; ok {
 			continue
 		}
-		cl, err := partyRecord(tx, c, in)
+		cl, owner, err := holder(tx, c.CreatorIN, in)
 		if err != nil {
 			return nil, err
 		}
-		clients[in] = cl
+		clients[in], owners[in] = cl, owner
 	}
+	v.owners = owners
 	v.Buyer, v.Seller, v.Creator = clients[c.BuyerIN], clients[c.SellerIN], clients[c.CreatorIN]
 	return v, nil
 }

@@ -96,6 +96,9 @@ func (s *Service) SendCode(ctx context.Context, token string, actor Actor) (*Cod
 		if wait := o.LastSentAt.Add(ResendAfter).Sub(now); o.Sends > 0 && wait > 0 {
 			return &ResendWaitError{After: wait}
 		}
+		if err := s.countCode(tx, c.CreatorIN, sess.SignerIN, now); err != nil {
+			return err
+		}
 		o.CodeHash, o.ExpiresAt, o.LastSentAt = s.codeMAC(sess.ID, code), now.Add(s.opt.OTPTTL), now
 		o.Sends++
 		sess.OTP = &o
@@ -138,6 +141,13 @@ func (s *Service) undoSend(sessID, code string, prev *OTPState) error {
 		if sess.OTP == nil || !hmac.Equal(sess.OTP.CodeHash, s.codeMAC(sess.ID, code)) {
 			return nil
 		}
+		c, err := tx.Contract(sess.ContractID)
+		if err != nil {
+			return err
+		}
+		if err := s.uncountCode(tx, c.CreatorIN, sess.SignerIN, s.opt.Now()); err != nil {
+			return err
+		}
 		o := *sess.OTP
 		o.Sends--
 		o.CodeHash, o.ExpiresAt, o.LastSentAt = nil, time.Time{}, time.Time{}
@@ -178,12 +188,22 @@ func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, 
 		if !now.Before(o.ExpiresAt) {
 			return ErrCodeExpired
 		}
+		// The count checked is the count written (one read: on PostgreSQL
+		// a second read may see a newer record than the check did).
+		login, party, err := s.partyGate(tx, c.CreatorIN, sess.SignerIN, now)
+		if err != nil {
+			return err
+		}
 		if hmac.Equal(o.CodeHash, s.codeMAC(sess.ID, code)) {
 			out = &SessionResult{Session: sess, Contract: c}
 			return s.completeSignature(tx, sess, c, actor, now, nil)
 		}
 		// A wrong code is committed, then refused.
 		o.Wrong++
+		party.Wrong++
+		if err := putLogin(tx, login); err != nil {
+			return err
+		}
 		actor.IN = sess.SignerIN
 		left := MaxWrongCodes - o.Wrong
 		if err := s.auditSession(tx, c, sess, AuditCodeWrong, actor, fmt.Sprintf("%d attempt(s) left", max(left, 0))); err != nil {

@@ -47,6 +47,16 @@ type Options struct {
 	// RemindEvery; a RemindEvery of 0 sends none.
 	Reminders   int
 	RemindEvery time.Duration
+	// CodesPerPartyPerDay and WrongCodesPerPartyPerDay cap, per creator's
+	// tenant and signer number across all contracts and sessions, the SMS
+	// codes sent and the wrong codes entered in a day (party_limit.go);
+	// 0 means no cap.
+	CodesPerPartyPerDay      int
+	WrongCodesPerPartyPerDay int
+	// CountryCodes are the calling codes a client's or owner's phone may
+	// have (sms.allowedCountryCodes), so no text goes to premium or
+	// foreign numbers by surprise; empty allows any.
+	CountryCodes []string
 }
 
 // Service carries out every operation of the domain over a Store.

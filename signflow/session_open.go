@@ -33,12 +33,11 @@ func (r *SessionRequest) validate() error {
 		return Errorf(EINVALID, "lang: must be uz, ru or en")
 	}
 	if r.ParentOrigin != "" {
-		u, err := url.Parse(r.ParentOrigin)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.TrimSuffix(u.Path, "/") != "" ||
-			u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-			return Errorf(EINVALID, "parentOrigin: must be an origin such as https://shop.example")
+		origin, ok := ParseOrigin(strings.TrimSuffix(r.ParentOrigin, "/"))
+		if !ok {
+			return Errorf(EINVALID, "parentOrigin: must be an origin such as https://shop.example (http:// only for localhost)")
 		}
-		r.ParentOrigin = u.Scheme + "://" + u.Host
+		r.ParentOrigin = origin
 	}
 	if r.RedirectURL != "" {
 		u, err := url.Parse(r.RedirectURL)
@@ -95,6 +94,9 @@ func (s *Service) OpenSession(a *Access, contractID string, r SessionRequest, ac
 		}
 		now := UTC(s.opt.Now())
 		if err := s.capSessions(tx, c.ID, r.SignerIN, now); err != nil {
+			return err
+		}
+		if _, _, err := s.partyGate(tx, c.CreatorIN, r.SignerIN, now); err != nil {
 			return err
 		}
 		out = &SignSession{ID: NewID(), TokenHash: HashSecret(token), ContractID: c.ID, SignerIN: r.SignerIN, AppID: a.AppID,

@@ -21,6 +21,20 @@ type DeliveryClaim struct {
 	// settles them first; then they are given out again.
 	Lease time.Duration
 	Limit int
+	// PerTarget, when above 0, bounds the rows of one target the claimer
+	// holds: Held counts those it holds already, by target, and a claim
+	// gives out at most PerTarget less that many more of the target.
+	PerTarget int
+	Held      map[string]int
+}
+
+// TargetRoom is how many more rows of target the claim may give out, or
+// -1 when there is no bound.
+func (c *DeliveryClaim) TargetRoom(target string) int {
+	if c.PerTarget <= 0 {
+		return -1
+	}
+	return max(c.PerTarget-c.Held[target], 0)
 }
 
 // DeliveryBatch is what a claim gives out.

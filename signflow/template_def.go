@@ -3,7 +3,9 @@ package signflow
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -56,14 +58,40 @@ func ParseTemplateDefinition(data []byte, isYAML bool) (*TemplateDefinition, err
 		if err := yaml.Unmarshal(data, &def); err != nil {
 			return nil, atLine(yamlErrorLine(data, err), "malformed YAML: %s", yamlReason(err))
 		}
+		if err := oneYAMLDocument(data); err != nil {
+			return nil, err
+		}
 	} else {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		if err := dec.Decode(&def); err != nil {
 			return nil, atLine(jsonErrorLine(data, err), "malformed JSON: %s", DescribeJSONError(err))
 		}
+		// Decode stops after the first value; what follows must be nothing.
+		if off := int(dec.InputOffset()); len(bytes.TrimSpace(data[off:])) > 0 {
+			rest := off + len(data[off:]) - len(bytes.TrimLeft(data[off:], " \t\r\n"))
+			return nil, atLine(bytes.Count(data[:rest], []byte{'\n'})+1, "malformed JSON: text after the definition's value")
+		}
 	}
 	def.lines = sourceLines(data)
 	return &def, nil
+}
+
+// oneYAMLDocument refuses a second document or text after the first, which
+// yaml.Unmarshal silently drops, as the configuration's loader does.
+func oneYAMLDocument(data []byte) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var first, next yaml.Node
+	if err := dec.Decode(&first); err != nil {
+		return nil // empty: yaml.Unmarshal's answer stands
+	}
+	err := dec.Decode(&next)
+	switch {
+	case err == nil:
+		return atLine(next.Line, "malformed YAML: a second YAML document (after ---); keep the definition in one")
+	case !errors.Is(err, io.EOF):
+		return atLine(yamlErrorLine(data, err), "malformed YAML: text after the definition: %s", yamlReason(err))
+	}
+	return nil
 }
 
 // Validate checks the definition and names the first problem, with its

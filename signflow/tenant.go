@@ -70,7 +70,7 @@ type OwnerSaved struct {
 // may be reusing a number without knowing it.
 func (s *Service) SaveOwner(in *Client) (*Client, OwnerSaved, error) {
 	in.Normalize()
-	if err := in.Validate(); err != nil {
+	if err := s.validateClient(in); err != nil {
 		return nil, OwnerSaved{}, err
 	}
 	var out *Client
@@ -108,7 +108,7 @@ func (s *Service) RegisterClient(a *Access, in *Client) (*Client, error) {
 		return nil, err
 	}
 	in.Normalize()
-	if err := in.Validate(); err != nil {
+	if err := s.validateClient(in); err != nil {
 		return nil, err
 	}
 	var out *Client

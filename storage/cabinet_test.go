@@ -56,7 +56,7 @@ func TestMigrateSchema1GainsCabinetBuckets(t *testing.T) {
 	if _, err := os.Stat(path + ".pre-v" + strconv.FormatUint(CurrentSchema(), 10) + ".bak"); err != nil {
 		t.Fatalf("no snapshot of the schema 1 file: %v", err)
 	}
-	l := &signflow.CabinetLogin{IN: "301234567", Sends: 1, PurgeAt: time.Now().Add(time.Hour)}
+	l := &signflow.CabinetLogin{IN: "301234567", PurgeAt: time.Now().Add(time.Hour)}
 	if err := db.Update(func(tx signflow.Tx) error { return tx.PutCabinetLogin(l) }); err != nil {
 		t.Fatal(err)
 	}

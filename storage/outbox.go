@@ -84,6 +84,7 @@ func (db *DB) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBatch
 	defer db.claims.mu.Unlock()
 	out := &signflow.DeliveryBatch{}
 	now := unixNanos(c.Now)
+	given := map[string]int{} // rows of each target in this batch
 	err := db.bolt.View(func(btx *bolt.Tx) error {
 		t := &tx{b: btx, db: db}
 		lanes := t.bucket(bucketDeliveryLanes).Cursor()
@@ -99,10 +100,15 @@ func (db *DB) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBatch
 			if first, _ := lanes.Seek(v[:i+1]); !bytes.Equal(first, append(v[:i+1:i+1], k[8:]...)) {
 				continue
 			}
+			target := string(v[:bytes.IndexByte(v, 0)])
+			if room := c.TargetRoom(target); room >= 0 && given[target] >= room {
+				continue
+			}
 			d, err := t.Delivery(id)
 			if err != nil {
 				return err
 			}
+			given[target]++
 			db.claims.rows[id] = heldRow{by: c.Claimer, until: c.Now.Add(c.Lease), key: string(k)}
 			out.Rows = append(out.Rows, d)
 		}

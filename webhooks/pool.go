@@ -23,6 +23,7 @@ const (
 	DefaultName           = "Contracts"
 	DefaultAttemptTimeout = 10 * time.Second
 	DefaultWorkers        = 32
+	DefaultPerTarget      = 4
 )
 
 // retryDelays are the waits after the first, second and third failed
@@ -58,6 +59,10 @@ type Options struct {
 	Lease time.Duration
 	Clock Clock // RealClock() unless a test moves time
 	Log   zerolog.Logger
+	// PerTarget bounds the rows of one target claimed and not yet settled,
+	// so the attempts of one target in flight: a receiver that hangs
+	// delays only its own deliveries. Default DefaultPerTarget; -1: no bound.
+	PerTarget int
 }
 
 // Pool sends the outbox with a fixed set of workers. It claims the rows it
@@ -76,7 +81,7 @@ type Pool struct {
 	wake     chan struct{}
 	jobs     chan *signflow.Delivery // its capacity bounds the rows claimed and not yet written back
 	results  chan result
-	done     chan int // how many claimed rows a write settled
+	done     chan []string // the targets of the claimed rows a write settled
 	stop     chan struct{}
 	stopOnce sync.Once
 	ctx      context.Context // aborts attempts in flight when Shutdown runs out of time
@@ -93,6 +98,9 @@ func New(store Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Opt
 	if opt.Workers <= 0 {
 		opt.Workers = DefaultWorkers
 	}
+	if opt.PerTarget == 0 {
+		opt.PerTarget = DefaultPerTarget
+	}
 	if opt.AttemptTimeout <= 0 {
 		opt.AttemptTimeout = DefaultAttemptTimeout
 	}
@@ -108,7 +116,7 @@ func New(store Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Opt
 	}
 	p := &Pool{store: store, sealer: sealer, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
 		metrics: m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
-		results: make(chan result, opt.Workers), done: make(chan int, 1), stop: make(chan struct{})}
+		results: make(chan result, opt.Workers), done: make(chan []string, 1), stop: make(chan struct{})}
 	p.ctx, p.abort = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -169,7 +177,8 @@ func (p *Pool) dispatch() {
 	defer close(p.jobs)
 	clock := p.opt.Clock
 	busy := 0
-	var nextAt time.Time // when the soonest unclaimed row falls due; zero when none waits
+	held := map[string]int{} // claimed rows not yet settled, by target
+	var nextAt time.Time     // when the soonest unclaimed row falls due; zero when none waits
 	pollAt := clock.Now().Add(pollEvery)
 	for {
 		now := clock.Now()
@@ -177,7 +186,7 @@ func (p *Pool) dispatch() {
 			pollAt = now.Add(pollEvery)
 		}
 		if busy < cap(p.jobs) {
-			next, n := p.claim(now, cap(p.jobs)-busy)
+			next, n := p.claim(now, cap(p.jobs)-busy, held)
 			busy += n
 			nextAt = next
 		}
@@ -191,23 +200,31 @@ func (p *Pool) dispatch() {
 			timer.Stop()
 			return
 		case <-p.wake:
-		case n := <-p.done:
-			busy -= n
+		case settled := <-p.done:
+			busy -= len(settled)
+			for _, target := range settled {
+				if held[target]--; held[target] <= 0 {
+					delete(held, target)
+				}
+			}
 		case <-timer.C():
 		}
 		timer.Stop()
 	}
 }
 
-// claim hands up to room due rows to the workers and returns when the next
-// row falls due and how many it handed out.
-func (p *Pool) claim(now time.Time, room int) (time.Time, int) {
-	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: room})
+// claim hands up to room due rows to the workers, at most PerTarget held
+// of one target, and returns when the next row falls due and how many it
+// handed out.
+func (p *Pool) claim(now time.Time, room int, held map[string]int) (time.Time, int) {
+	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: room,
+		PerTarget: max(p.opt.PerTarget, 0), Held: held})
 	if err != nil {
 		p.opt.Log.Error().Err(err).Msg("webhooks: claim from the outbox")
 		return now.Add(retryDelays[0]), 0
 	}
 	for _, d := range b.Rows {
+		held[d.Target]++
 		p.jobs <- d // never blocks: the rows fit in the room left
 	}
 	p.metrics.depth.Set(float64(b.Pending))

@@ -140,14 +140,16 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		Texts:      i18n.SMSTexts(smsReplacements(cfg)),
 		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
 		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour,
-		Queue: a.texts, Reminders: cfg.Signing.Reminders, RemindEvery: cfg.Signing.RemindEvery})
+		Queue: a.texts, Reminders: cfg.Signing.Reminders, RemindEvery: cfg.Signing.RemindEvery,
+		CodesPerPartyPerDay: cfg.RateLimit.CodesPerPartyPerDay, WrongCodesPerPartyPerDay: cfg.RateLimit.WrongCodesPerPartyPerDay,
+		CountryCodes: cfg.SMS.CountryCodes()})
 	if opt.Demo {
 		if err := a.db.once("demo", func() error { return seedDemo(a.svc, a.db.store, opt.Stdout) }); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)
 		}
 	}
 	pool, err := webhooks.New(a.db.store, box, a.metrics.Registry, webhooks.Options{Name: cfg.Service.Name, Log: a.log,
-		Workers: cfg.Webhooks.Workers, AttemptTimeout: cfg.Webhooks.Timeout, Lease: cfg.Webhooks.Lease})
+		Workers: cfg.Webhooks.Workers, PerTarget: cfg.Webhooks.PerTargetConcurrency, AttemptTimeout: cfg.Webhooks.Timeout, Lease: cfg.Webhooks.Lease})
 	if err != nil {
 		return nil, err
 	}

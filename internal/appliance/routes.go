@@ -54,8 +54,9 @@ func (d routeDeps) embedded() *echo.Echo {
 		TokenPerMinute: d.a.cfg.RateLimit.TokenPerMinute, AppPerSecond: d.a.cfg.RateLimit.AppPerSecond, PDF: d.pdfs, Now: d.a.now})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIEmbedded, BaseURL: d.a.cfg.Embedded.BaseURL})
 	verify.Register(e, verify.Deps{Service: d.a.svc, SealFingerprint: d.sealID.Fingerprint(),
-		Verifier: pades.NewVerifier(d.sealID.Certificate()),
-		Limiter:  server.NewLimiter(d.a.cfg.RateLimit.VerifyPerMinute, time.Minute, d.a.now)})
+		Verifier:   pades.NewVerifier(d.sealID.Certificate()),
+		Limiter:    server.NewLimiter(d.a.cfg.RateLimit.VerifyPerMinute, time.Minute, d.a.now),
+		Concurrent: d.a.cfg.RateLimit.VerifyConcurrent})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now, Log: d.a.log, EIMZO: d.eimzoClient()})
 	server.Index{Service: d.a.cfg.Service.Name, Listener: "embedded", Serves: map[string]string{
@@ -72,7 +73,8 @@ func (d routeDeps) key() *echo.Echo {
 		KeyPerSecond: d.a.cfg.RateLimit.KeyPerSecond, PDF: d.pdfs, Now: d.a.now})
 	cabinet.Register(e, cabinet.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		IdleTimeout: d.a.cfg.Cabinet.IdleTimeout, OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute,
-		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now, Texts: d.a.texts})
+		EmbeddedBaseURL: d.a.cfg.Embedded.BaseURL, BaseURL: d.a.cfg.Key.BaseURL, PDF: d.pdfs, Now: d.a.now, Texts: d.a.texts,
+		CodesPerNumberPerDay: d.a.cfg.RateLimit.CabinetCodesPerNumberPerDay})
 	apidocs.Register(e, apidocs.Deps{Document: assets.OpenAPIKey, BaseURL: d.a.cfg.Key.BaseURL})
 	server.Index{Service: d.a.cfg.Service.Name, Listener: "key", Serves: map[string]string{
 		"/v1/": "the key interface (X-API-Key)", "/docs": "its reference", "/api-docs": "its OpenAPI document",

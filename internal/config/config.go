@@ -6,6 +6,7 @@ package config
 import (
 	"net"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"contracts/server"
@@ -156,6 +157,18 @@ type SMSConfig struct {
 	Eskiz      EskizConfig         `koanf:"eskiz"`
 	PlayMobile PlayMobileConfig    `koanf:"playmobile"`
 	Texts      map[string]LangText `koanf:"texts"` // sms.texts.<kind>.<lang>: replacements of the built-in texts
+	// AllowedCountryCodes are the calling codes a client's or owner's
+	// phone may have; empty allows any.
+	AllowedCountryCodes []int `koanf:"allowedCountryCodes"`
+}
+
+// CountryCodes are AllowedCountryCodes as the digits phones start with.
+func (c SMSConfig) CountryCodes() []string {
+	out := make([]string, len(c.AllowedCountryCodes))
+	for i, n := range c.AllowedCountryCodes {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
 }
 
 // LangText is one text per language.
@@ -229,6 +242,8 @@ type EIMZOConfig struct {
 type WebhooksConfig struct {
 	Workers int           `koanf:"workers"`
 	Timeout time.Duration `koanf:"timeout"`
+	// PerTargetConcurrency bounds the workers one target holds.
+	PerTargetConcurrency int `koanf:"perTargetConcurrency"`
 	// Lease is how long a node holds the deliveries it claimed before
 	// another node may take them (a node that died); 0: long enough for
 	// every attempt the node may have in flight.
@@ -243,6 +258,13 @@ type RateLimitConfig struct {
 	KeyPerSecond            int `koanf:"keyPerSecond"`
 	AppPerSecond            int `koanf:"appPerSecond"`
 	SessionsPerPartyPerHour int `koanf:"sessionsPerPartyPerHour"`
+	// Per creator's tenant and signer number, across all contracts.
+	CodesPerPartyPerDay      int `koanf:"codesPerPartyPerDay"`
+	WrongCodesPerPartyPerDay int `koanf:"wrongCodesPerPartyPerDay"`
+	// Cabinet login codes a day per number, from unknown browsers and per known one.
+	CabinetCodesPerNumberPerDay int `koanf:"cabinetCodesPerNumberPerDay"`
+	// Uploads to POST /verify read and checked at once.
+	VerifyConcurrent int `koanf:"verifyConcurrent"`
 }
 
 // CabinetConfig tunes the parties' own web page on the key listener.
@@ -296,15 +318,16 @@ func Default() Config {
 		SMS: SMSConfig{Provider: "console", HTTP: SMSHTTPConfig{Headers: map[string]string{}, Timeout: 10 * time.Second},
 			Eskiz:      EskizConfig{BaseURL: "https://notify.eskiz.uz/api", From: "4546"},
 			PlayMobile: PlayMobileConfig{BaseURL: "https://send.smsxabar.uz/broker-api", Originator: "3700"},
-			Texts:      map[string]LangText{}},
+			Texts:      map[string]LangText{}, AllowedCountryCodes: []int{998}},
 		Identity: IdentityConfig{
 			MyID: IDPConfig{Flow: "oauth", BaseURL: "https://myid.uz", WebURL: "https://web.myid.uz", AuthParams: map[string]string{},
 				InClaim: "pinfl", Timeout: 10 * time.Second},
 			AbleID: IDPConfig{Flow: "oauth", AuthParams: map[string]string{}, InClaim: "pinfl", Timeout: 10 * time.Second}},
 		EIMZO:    EIMZOConfig{Timeout: 10 * time.Second},
-		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second},
+		Webhooks: WebhooksConfig{Workers: 32, Timeout: 10 * time.Second, PerTargetConcurrency: 4},
 		RateLimit: RateLimitConfig{TokenPerMinute: 60, OTPPerMinute: 30, VerifyPerMinute: 30, KeyPerSecond: 100, AppPerSecond: 100,
-			SessionsPerPartyPerHour: 10},
+			SessionsPerPartyPerHour: 10, CodesPerPartyPerDay: 20, WrongCodesPerPartyPerDay: 10,
+			VerifyConcurrent: 2, CabinetCodesPerNumberPerDay: 10},
 		Log:     LogConfig{Level: "info", Format: "json"},
 		Cabinet: CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}

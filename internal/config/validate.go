@@ -95,15 +95,25 @@ func (c *Config) Validate() error {
 	if err := c.SMS.validateTexts(); err != nil {
 		return err
 	}
+	for _, code := range c.SMS.AllowedCountryCodes {
+		if code < 1 || code > 999 {
+			return fmt.Errorf("config: sms.allowedCountryCodes: %d is not a country calling code (1 to 999)", code)
+		}
+	}
 	if c.Webhooks.Workers < 1 || c.Webhooks.Workers > 256 {
 		return fmt.Errorf("config: webhooks.workers: must be 1 to 256")
+	}
+	if c.Webhooks.PerTargetConcurrency < 1 {
+		return fmt.Errorf("config: webhooks.perTargetConcurrency: must be 1 or more (more than webhooks.workers bounds nothing)")
 	}
 	if c.Webhooks.Lease != 0 && c.Webhooks.Lease < 2*c.Webhooks.Timeout {
 		return fmt.Errorf("config: webhooks.lease: 0 (the default) or at least twice webhooks.timeout")
 	}
 	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute,
 		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,
-		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour, "ratelimit.verifyPerMinute": c.RateLimit.VerifyPerMinute} {
+		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour, "ratelimit.verifyPerMinute": c.RateLimit.VerifyPerMinute,
+		"ratelimit.codesPerPartyPerDay": c.RateLimit.CodesPerPartyPerDay, "ratelimit.wrongCodesPerPartyPerDay": c.RateLimit.WrongCodesPerPartyPerDay,
+		"ratelimit.verifyConcurrent": c.RateLimit.VerifyConcurrent, "ratelimit.cabinetCodesPerNumberPerDay": c.RateLimit.CabinetCodesPerNumberPerDay} {
 		if n < 0 {
 			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
 		}

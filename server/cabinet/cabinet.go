@@ -50,6 +50,10 @@ type Deps struct {
 	// Texts sends the login codes in the background (sms.Queue, a worker
 	// of the appliance); nil sends them inline, for tests.
 	Texts signflow.TextQueue
+	// CodesPerNumberPerDay caps the login codes a day for one number from
+	// browsers it never logged in with, and from each that it did
+	// (ratelimit.cabinetCodesPerNumberPerDay); 0 means no cap.
+	CodesPerNumberPerDay int
 }
 
 // Register mounts the cabinet under /cabinet on e.
@@ -96,7 +100,8 @@ func newHandler(d Deps) *handler {
 	if d.PDF == nil {
 		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)
 	}
-	h := &handler{svc: d.Service, pdfs: d.PDF, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout, Texts: d.Texts}),
+	h := &handler{svc: d.Service, pdfs: d.PDF, cab: d.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: d.IdleTimeout, Texts: d.Texts,
+		CodesPerNumberPerDay: d.CodesPerNumberPerDay}),
 		serviceName: d.ServiceName, embedded: strings.TrimRight(d.EmbeddedBaseURL, "/"),
 		secure: strings.HasPrefix(d.BaseURL, "https://"), limiter: server.NewLimiter(d.OTPPerMinute, time.Minute, d.Now)}
 	h.tmpl = document.Page("page.html", static.Read(assets.Cabinet, "cabinet/page.html"), static.Read(assets.Sign, "sign/steps.html"))

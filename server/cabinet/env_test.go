@@ -53,6 +53,8 @@ type options struct {
 	// gateway sends every SMS through the http provider to a gateway over
 	// HTTP (env.gateway), which records it in the world's SMS.
 	gateway bool
+	// codesPerDay is ratelimit.cabinetCodesPerNumberPerDay.
+	codesPerDay int
 }
 
 // env is the key listener (key interface and cabinet, as routes.go mounts
@@ -119,7 +121,8 @@ func newEnv(t *testing.T, o options) *env {
 	e.IPExtractor = echo.ExtractIPDirect()
 	keyapi.Register(e, keyapi.Deps{Service: ev.svc, VerifyBaseURL: o.embedded, PDF: o.pdfs, Now: w.Clock.Now})
 	cabinet.Register(e, cabinet.Deps{Service: ev.svc, IdleTimeout: 30 * time.Minute, OTPPerMinute: o.otpPerMinute,
-		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, PDF: o.pdfs, Now: w.Clock.Now, Texts: texts})
+		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, PDF: o.pdfs, Now: w.Clock.Now, Texts: texts,
+		CodesPerNumberPerDay: o.codesPerDay})
 	if o.tls {
 		ev.srv = httptest.NewTLSServer(e)
 	} else {

@@ -18,6 +18,9 @@ const (
 	// loginCookie holds the random binding of the login page's CSRF token
 	// until the party logs in (SameSite=Strict).
 	loginCookie = "cabinet_login"
+	// knownCookie marks a browser the number logged in with, whose code
+	// requests strangers' requests never hold up (half a year, SameSite=Strict).
+	knownCookie = "cabinet_known"
 	// langCookie remembers the language the party chose (a year, SameSite=Lax).
 	langCookie = "cabinet_lang"
 	// headerCSRF carries the page's CSRF token on every state-changing request.
@@ -140,7 +143,8 @@ func (h *handler) sendLoginCode(c echo.Context) error {
 	if err := server.Bind(c, &req); err != nil {
 		return err
 	}
-	sent, err := h.cab.SendLoginCode(req.Number, requestLang(c), cookie(c, loginCookie), server.Actor(c))
+	b := signflow.LoginBrowser{Binding: cookie(c, loginCookie), Known: cookie(c, knownCookie)}
+	sent, err := h.cab.SendLoginCodeTo(b, req.Number, requestLang(c), server.Actor(c))
 	if err != nil {
 		return server.Refuse(c, err)
 	}
@@ -160,6 +164,7 @@ func (h *handler) logIn(c echo.Context) error {
 	}
 	h.setCookie(c, sessionCookie, token, 0, http.SameSiteStrictMode)
 	h.setCookie(c, loginCookie, "", -1, http.SameSiteStrictMode)
+	h.setCookie(c, knownCookie, s.Known, int(signflow.KnownBrowserFor.Seconds()), http.SameSiteStrictMode)
 	return server.JSON(c, http.StatusOK, map[string]string{"in": s.IN})
 }
 

@@ -53,7 +53,7 @@ func cardOf(v *signflow.ContractView, in, lang string, t dict) cardView {
 
 // docOf describes a contract's page for the party in.
 func (h *handler) docOf(v *signflow.ContractView, audit []*signflow.AuditEvent, in, lang string, t dict) *docView {
-	doc := &docView{Doc: document.New(v, audit, lang, document.Options{Viewer: in})}
+	doc := &docView{Doc: document.New(v.AsRecorded(), audit, lang, document.Options{Viewer: in})}
 	for _, l := range signflow.Languages {
 		doc.PDF = append(doc.PDF, pdfLink{Lang: l, Short: strings.ToUpper(l), Label: t["pdf."+l],
 			URL: "/cabinet/contracts/" + v.ID + "/pdf?lang=" + l})

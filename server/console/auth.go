@@ -57,7 +57,9 @@ func (a *auth) lockedFor(ip string) time.Duration {
 // logIn checks the admin token sent from ip and opens a session: it
 // returns the cookie's token, or a refusal — a wrong token, or the lock
 // that the signflow.LoginWrongLimit-th wrong token in a row from one
-// address puts on it for signflow.LoginLockTime, as the cabinet's login.
+// address puts on it for signflow.LoginLockTime. The lock refuses only
+// wrong tokens: others' guesses from the same address never keep the
+// administrator with the right token out.
 func (a *auth) logIn(ip, token string) (string, error) {
 	now := a.now()
 	sum := sha256.Sum256([]byte(token))
@@ -66,7 +68,8 @@ func (a *auth) logIn(ip, token string) (string, error) {
 	defer a.mu.Unlock()
 	a.sweep(now)
 	s := a.strikes[ip]
-	if s != nil && now.Before(s.until) {
+	locked := s != nil && now.Before(s.until)
+	if locked && !right {
 		return "", &signflow.LoginLockedError{After: s.until.Sub(now)}
 	}
 	if !right {
@@ -82,7 +85,9 @@ func (a *auth) logIn(ip, token string) (string, error) {
 		}
 		return "", errWrongToken
 	}
-	delete(a.strikes, ip)
+	if !locked {
+		delete(a.strikes, ip) // a lock runs its time, so guesses stay bounded
+	}
 	if len(a.sessions) >= maxSessions {
 		a.evict()
 	}

@@ -107,7 +107,7 @@ func (h *handler) contractPage(c echo.Context, d *pageData, status int) error {
 	if err != nil {
 		return err
 	}
-	cv := &contractView{Doc: document.New(v, nil, d.Lang, document.Options{}), Audit: document.New(v, audit, d.Lang, document.Options{}).Audit,
+	cv := &contractView{Doc: document.New(v.AsRecorded(), nil, d.Lang, document.Options{}), Audit: document.New(v, audit, d.Lang, document.Options{}).Audit,
 		BackURL:   "/console/contracts",
 		CanCancel: v.Status == signflow.StatusCreated, CancelURL: "/console/contracts/" + v.ID + "/cancel",
 		Deliveries: "/console/deliveries?contract=" + v.ID}

@@ -39,7 +39,17 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvWith(t, nil)
+}
+
+// newEnvWith is newEnv with the service's options edited by opts.
+func newEnvWith(t *testing.T, opts func(*signflow.Options)) *env {
+	t.Helper()
 	e := &env{Standard: fixture.NewStandard(t)}
+	if opts != nil {
+		opts(&e.Options)
+		e.Service = signflow.NewService(e.DB, e.Options)
+	}
 	m := server.NewMetrics()
 	a := server.NewEcho("admin", zerolog.New(io.Discard), m, true)
 	a.Use(admin.HostCheck("127.0.0.1:0", nil))

@@ -43,3 +43,20 @@ func TestConsoleOwners(t *testing.T) {
 			}},
 	})
 }
+
+// An owner's phone outside sms.allowedCountryCodes is refused on the form,
+// and no owner is stored.
+func TestConsoleOwnerPhoneCountry(t *testing.T) {
+	e := newEnvWith(t, func(o *signflow.Options) { o.CountryCodes = []string{"998"} })
+	b := e.loggedIn(t)
+	before, _ := e.Service.Owners()
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "the form", Path: "/console/owners", Status: 200},
+		{Name: "a +1 900 phone", Method: "POST", Path: "/console/owners", As: pageToken,
+			Body:   url.Values{"type": {"COMPANY"}, "in": {"305555555"}, "legalName": {"Gamma Group"}, "phone": {"+1 900 555 0100"}},
+			Status: http.StatusBadRequest, Want: []string{`role="alert"`, "country code", `value="Gamma Group"`}},
+	})
+	if after, _ := e.Service.Owners(); len(after) != len(before) {
+		t.Fatalf("owners %d -> %d", len(before), len(after))
+	}
+}

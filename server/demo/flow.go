@@ -54,8 +54,14 @@ func (h *handler) seller(c echo.Context) error {
 func (h *handler) sign(c echo.Context, a *signflow.Access, contract *signflow.Contract, signer, step, party string) error {
 	d := h.data(c)
 	origin := c.Scheme() + "://" + c.Request().Host
+	// Only an https origin, or http on a loopback name, can be the framing
+	// page's; the demo reached over plain http by a LAN name frames without.
+	parent, ok := signflow.ParseOrigin(origin)
+	if !ok {
+		parent = ""
+	}
 	sess, token, err := h.Service.OpenSession(a, contract.ID, signflow.SessionRequest{SignerIN: signer, Lang: d.Lang,
-		ParentOrigin: origin, RedirectURL: origin + "/demo/done?contract=" + contract.ID + "&lang=" + d.Lang}, server.Actor(c))
+		ParentOrigin: parent, RedirectURL: origin + "/demo/done?contract=" + contract.ID + "&lang=" + d.Lang}, server.Actor(c))
 	if err != nil {
 		return err
 	}

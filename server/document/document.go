@@ -225,8 +225,33 @@ func IDLabel(t i18n.Dict, in string) string {
 	return t["pinfl"]
 }
 
-// Rows estimates the work of laying the document out, in table rows:
-// products, payments, terms, audit events, and each 2,000 characters of body.
-func (d *Doc) Rows() int {
-	return len(d.Products) + len(d.Payments) + len(d.Terms) + len(d.Audit) + len(d.Body)/2000
+// Measures of Pages' estimate: table rows, and bytes of text, on a page.
+const (
+	RowsPerPage = 50
+	TextPerPage = 3000
+)
+
+// Pages estimates the work of laying the document out, in pages: from its
+// table rows (products, payments, terms, audit events) and from the length
+// of all the text it lays out, so that long names and values count as the
+// pages they fill, not as one row each.
+func (d *Doc) Pages() int {
+	text := len(d.Body)
+	for _, p := range d.Parties {
+		text += len(p.Name) + len(p.Address) + len(p.Passport)
+	}
+	for _, t := range d.Terms {
+		text += len(t.Label) + len(t.Value)
+	}
+	for _, p := range d.Products {
+		text += len(p.Name)
+		for _, x := range p.Extra {
+			text += len(x.Label) + len(x.Value)
+		}
+	}
+	for _, e := range d.Audit {
+		text += len(e.Label) + len(e.Actor) + len(e.UserAgent)
+	}
+	rows := len(d.Products) + len(d.Payments) + len(d.Terms) + len(d.Audit)
+	return 1 + rows/RowsPerPage + text/TextPerPage
 }

@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
@@ -97,6 +98,14 @@ func TestCreateContract(t *testing.T) {
 			400, "products[0].amount"),
 		post("product value not a product field", map[string]any{"products": []map[string]any{{"name": "A", "quantity": 1, "values": map[string]any{"deliveryAddress": "x"}}}},
 			400, "products[0].values"),
+		// The review's STRING value: an array nested 9,996 deep.
+		post("STRING product value nested 9,996 deep", map[string]any{"products": []map[string]any{{"name": "A", "quantity": 1,
+			"values": map[string]any{"color": json.RawMessage(strings.Repeat("[", 9996) + strings.Repeat("]", 9996))}}}},
+			400, "products[0].values.color: must be a string"),
+		post("STRING product value a number", map[string]any{"products": []map[string]any{{"name": "A", "quantity": 1, "values": map[string]any{"color": 5}}}},
+			400, "products[0].values.color: must be a string"),
+		post("STRING product value too long", map[string]any{"products": []map[string]any{{"name": "A", "quantity": 1,
+			"values": map[string]any{"color": strings.Repeat("x", 10001)}}}}, 400, "products[0].values.color: too long"),
 		post("product unit unknown", map[string]any{"products": []map[string]any{{"name": "A", "quantity": 1, "unit": "BOX"}}}, 400, "products[0].unit"),
 		post("products on a template without products", map[string]any{"templateId": e.Other.ID, "currency": "RUB",
 			"products": []map[string]any{{"name": "A", "quantity": 1}}}, 400, "products: the template has no products"),

@@ -11,24 +11,27 @@ import (
 )
 
 // Renders are CPU-bound: more at once than the CPUs can run only adds
-// memory. Large documents (heavyRows rows and more: about four pages and
-// up, up to a few hundred pages for 1,000 products) take their own
-// narrower lane with a bounded queue, so that a queue of them never holds
-// up the usual two-page contracts, and a flood of them is refused instead
-// of piling up in memory.
+// memory. Large documents (an estimated heavyPages pages and more, up to
+// a few hundred pages for 1,000 products or a megabyte of text) take their
+// own narrower lane, so that a queue of them never holds up the usual
+// two-page contracts. Each lane's queue is bounded: a flood is refused
+// (503 with Retry-After) instead of piling up in memory.
 var (
-	lightLane = newLane(2*runtime.GOMAXPROCS(0), 0)
+	lightLane = newLane(2*runtime.GOMAXPROCS(0), 64)
 	heavyLane = newLane(max(1, runtime.GOMAXPROCS(0)/2), 8)
 )
 
-// heavyRows is the size, in rows (products, payments, values, audit events,
-// and each 2,000 characters of body), from which a document is heavy.
-const heavyRows = 200
+// heavyPages is the estimated size (document.Doc.Pages) from which a
+// document is heavy; heavyRows is as many table rows alone.
+const (
+	heavyPages = 5
+	heavyRows  = (heavyPages - 1) * document.RowsPerPage
+)
 
 // busyWait is the Retry-After of a refused heavy render.
 const busyWait = 5 * time.Second
 
-// ErrBusy refuses a large document while the heavy lane's queue is full.
+// ErrBusy refuses a document while its lane's queue is full.
 var ErrBusy = &BusyError{}
 
 // BusyError is the refusal of a render when its lane's queue is full: 503
@@ -39,7 +42,7 @@ func (e *BusyError) Error() string { return e.Unwrap().Error() }
 
 // Unwrap presents the refusal as EUNAVAILABLE.
 func (e *BusyError) Unwrap() error {
-	return signflow.Errorf(signflow.EUNAVAILABLE, "Too many large PDFs are being rendered; retry in a few seconds.")
+	return signflow.Errorf(signflow.EUNAVAILABLE, "Too many PDFs are being rendered; retry in a few seconds.")
 }
 
 // RetryAfter is when to try again.
@@ -80,7 +83,7 @@ func (l *lane) release() { <-l.slots }
 
 // laneFor is the lane of a document by its size.
 func laneFor(d *document.Doc) *lane {
-	if d.Rows() >= heavyRows {
+	if d.Pages() >= heavyPages {
 		return heavyLane
 	}
 	return lightLane

@@ -167,6 +167,6 @@ func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 		d.Config.SignerCompany = signflow.ClientTypeOf(s.SignerIN) == signflow.ClientCompany
 	}
 	d.Config.Flow = d.Flow
-	d.Doc = document.New(c, nil, d.Lang, document.Options{Viewer: s.SignerIN})
+	d.Doc = document.New(c.AsRecorded(), nil, d.Lang, document.Options{Viewer: s.SignerIN})
 	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
 }

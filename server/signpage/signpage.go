@@ -170,7 +170,12 @@ func eimzoConfig(c EIMZOClient) (eimzoJSON, string) {
 func pageHeaders(hd http.Header, parentOrigin, connect string) {
 	ancestors := "*"
 	if parentOrigin != "" {
-		ancestors = parentOrigin
+		// Rebuilt from its parts; a session stored before origins were
+		// checked may hold anything, and then no page may frame this one.
+		ancestors = "'none'"
+		if origin, ok := signflow.ParseOrigin(parentOrigin); ok {
+			ancestors = origin
+		}
 	}
 	if connect != "" {
 		connect = " " + connect

@@ -74,8 +74,8 @@ func form(fingerprint string) echo.HandlerFunc {
 // upload serves POST /verify: a PDF in the multipart field "file" (at most
 // server.MaxUpload bytes), checked by v; JSON when the client accepts it,
 // otherwise the page. A client IP over limit's bound is refused before
-// its file is read.
-func upload(v *pades.Verifier, lookup Lookup, fingerprint string, limit *server.Limiter) echo.HandlerFunc {
+// its file is read, and so is one that finds no place at the gate.
+func upload(v *pades.Verifier, lookup Lookup, fingerprint string, limit *server.Limiter, g *gate) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		out := newUploadView(c, fingerprint)
 		asJSON := strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
@@ -87,6 +87,15 @@ func upload(v *pades.Verifier, lookup Lookup, fingerprint string, limit *server.
 			out.Error = out.T["tooMany"]
 			return renderUpload(c, http.StatusTooManyRequests, out)
 		}
+		if err := g.enter(c.Request().Context()); err != nil {
+			if asJSON {
+				return err
+			}
+			server.SetRetryAfter(c, err)
+			out.Error = out.T["limits.busy"]
+			return renderUpload(c, http.StatusServiceUnavailable, out)
+		}
+		defer g.leave()
 		data, err := readFile(c)
 		if err != nil {
 			if asJSON {

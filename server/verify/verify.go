@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"time"
 
 	"contracts/server"
 	"contracts/server/document"
@@ -31,7 +32,15 @@ type Deps struct {
 	// Limiter bounds the checks per client IP (each hashes up to 10 MiB);
 	// nil: no bound.
 	Limiter *server.Limiter
+	// Concurrent bounds the uploads read and checked at once
+	// (ratelimit.verifyConcurrent); more wait up to ConcurrentWait, then
+	// get 503 with Retry-After. 0: no bound.
+	Concurrent     int
+	ConcurrentWait time.Duration
 }
+
+// DefaultConcurrentWait is how long an upload waits for a place by default.
+const DefaultConcurrentWait = 2 * time.Second
 
 // Register mounts GET /verify/:id and the pages' files on the embedded
 // listener and, with a Verifier, the upload form GET /verify and its check
@@ -45,7 +54,10 @@ func Register(e *echo.Echo, d Deps) {
 			lookup = StoreLookup(d.Service)
 		}
 		e.GET("/verify", form(d.SealFingerprint))
-		e.POST("/verify", upload(d.Verifier, lookup, d.SealFingerprint, d.Limiter))
+		if d.ConcurrentWait <= 0 {
+			d.ConcurrentWait = DefaultConcurrentWait
+		}
+		e.POST("/verify", upload(d.Verifier, lookup, d.SealFingerprint, d.Limiter, newGate(d.Concurrent, d.ConcurrentWait)))
 	}
 }
 
@@ -87,7 +99,8 @@ func page(c echo.Context, svc *signflow.Service, fingerprint string) error {
 	} else if err != nil {
 		return err
 	}
-	out.Doc = document.New(v, nil, lang, document.Options{Masked: true})
+	// The parties as the contract's version recorded them, as its PDF shows them.
+	out.Doc = document.New(v.AsRecorded(), nil, lang, document.Options{Masked: true})
 	return render(c, http.StatusOK, tmpl, out, "")
 }
 

@@ -117,7 +117,10 @@ func (s *Store) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBat
 	now := nanos(c.Now)
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, func(ptx pgx.Tx) error {
 		t := newTx(ctx, ptx, false)
-		rows, err := t.query(`WITH due AS (
+		var rows pgx.Rows
+		var err error
+		if c.PerTarget <= 0 {
+			rows, err = t.query(`WITH due AS (
 				SELECT d.id FROM deliveries d
 				WHERE d.status = 'PENDING' AND d.avail_ns <= $1 AND NOT EXISTS (
 					SELECT 1 FROM deliveries e WHERE e.status = 'PENDING'
@@ -128,6 +131,9 @@ func (s *Store) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBat
 			UPDATE deliveries SET claimed_by = $3, avail_ns = $4, ver = ver + 1
 			FROM due WHERE deliveries.id = due.id
 			RETURNING deliveries.seq, deliveries.ver, deliveries.data`, now, c.Limit, c.Claimer, nanos(c.Now.Add(c.Lease)))
+		} else {
+			rows, err = claimPerTarget(t, c, now)
+		}
 		if err != nil {
 			return err
 		}
@@ -152,6 +158,38 @@ func (s *Store) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBat
 	// The rows come back in no order: hand them out oldest first.
 	sortDeliveries(out.Rows)
 	return out, nil
+}
+
+// claimPerTarget is the claim with at most c.TargetRoom rows of each
+// target: the due rows that lead their lanes are numbered within their
+// target, oldest due first, and those past the target's room are left.
+func claimPerTarget(t *tx, c signflow.DeliveryClaim, now int64) (pgx.Rows, error) {
+	targets, rooms := []string{}, []int32{}
+	for target := range c.Held {
+		targets, rooms = append(targets, target), append(rooms, int32(c.TargetRoom(target)))
+	}
+	return t.query(`WITH lead AS (
+			SELECT d.id, d.avail_ns, d.seq,
+				row_number() OVER (PARTITION BY d.target ORDER BY d.avail_ns, d.seq) AS n,
+				COALESCE(h.room, $5) AS room
+			FROM deliveries d LEFT JOIN unnest($6::text[], $7::int[]) AS h(target, room) ON h.target = d.target
+			WHERE d.status = 'PENDING' AND d.avail_ns <= $1 AND NOT EXISTS (
+				SELECT 1 FROM deliveries e WHERE e.status = 'PENDING'
+					AND e.target = d.target AND e.contract_id = d.contract_id AND e.seq < d.seq)),
+		due AS (
+			SELECT d.id FROM deliveries d JOIN lead ON lead.id = d.id
+			-- Checked again on the row as locked: another claimer may have
+			-- sent it and scheduled its retry since lead's snapshot.
+			WHERE lead.n <= lead.room AND d.status = 'PENDING' AND d.avail_ns <= $1 AND NOT EXISTS (
+				SELECT 1 FROM deliveries e WHERE e.status = 'PENDING'
+					AND e.target = d.target AND e.contract_id = d.contract_id AND e.seq < d.seq)
+			ORDER BY lead.avail_ns, lead.seq
+			LIMIT $2
+			FOR UPDATE OF d SKIP LOCKED)
+		UPDATE deliveries SET claimed_by = $3, avail_ns = $4, ver = ver + 1
+		FROM due WHERE deliveries.id = due.id
+		RETURNING deliveries.seq, deliveries.ver, deliveries.data`,
+		now, c.Limit, c.Claimer, nanos(c.Now.Add(c.Lease)), c.PerTarget, targets, rooms)
 }
 
 // ReleaseDeliveries gives back the rows the claimer holds, due again at

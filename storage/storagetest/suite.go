@@ -79,6 +79,7 @@ func Run(t *testing.T, e Engine) {
 		{"ClaimsFollowLanes", testClaimsFollowLanes},
 		{"ClaimsLeaseAndRelease", testClaimsLeaseAndRelease},
 		{"ClaimsGiveEachRowOnce", testClaimsGiveEachRowOnce},
+		{"ClaimsPerTarget", testClaimsPerTarget},
 		{"AdminContractsEveryone", testAdminContractsEveryone},
 		{"ContractStats", testContractStats},
 		{"AdminLists", testAdminLists},
