@@ -78,4 +78,7 @@ type WebhookBody struct {
 	Amount         json.Number `json:"amount"`
 	Currency       string      `json:"currency"`
 	OccurredAt     string      `json:"occurredAt"`
+	// Payment and Balance are said by PAYMENT_ACCEPTED only.
+	Payment *WebhookPayment `json:"payment,omitempty"`
+	Balance json.Number     `json:"balance,omitempty"`
 }

@@ -8,6 +8,12 @@ import (
 // record writes, in the caller's transaction, the audit event of each of
 // the events and one outbox row per webhook target that wants it.
 func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, method, sessionID string) error {
+	return s.recordWith(tx, c, events, actor, method, sessionID, nil)
+}
+
+// recordWith is record with more said in each webhook body (add is given
+// the body and whether it goes to the embedded interface).
+func (s *Service) recordWith(tx Tx, c *Contract, events []string, actor Actor, method, sessionID string, add func(*WebhookBody, bool)) error {
 	now := UTC(s.opt.Now())
 	var targets []target
 	for _, ev := range events {
@@ -29,7 +35,11 @@ func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, metho
 			if len(t.events) > 0 && !contains(t.events, ev) {
 				continue
 			}
-			body, err := json.Marshal(webhookBody(c, ev, actor.IN, now, t.embedded))
+			b := webhookBody(c, ev, actor.IN, now, t.embedded)
+			if add != nil {
+				add(b, t.embedded)
+			}
+			body, err := json.Marshal(b)
 			if err != nil {
 				return err
 			}

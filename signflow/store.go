@@ -67,6 +67,11 @@ type Tx interface {
 	// whose PurgeAt or ExpiresAt is before the time, and says how many.
 	PurgeCabinet(before time.Time, limit int) (int, error)
 
+	// PutReceipt writes a receipt; Receipts lists a contract's receipts
+	// in the order they were made (ids are time-ordered).
+	PutReceipt(r *Receipt) error
+	Receipts(contractID string) ([]*Receipt, error)
+
 	AddAudit(e *AuditEvent) error
 	AuditEvents(contractID string) ([]*AuditEvent, error)
 

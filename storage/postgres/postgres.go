@@ -30,6 +30,7 @@
 //	deliveries          id, seq, contract_id, target, status, next_ns, avail_ns, claimed_by
 //	cabinet_logins      client_in, purge_ns
 //	cabinet_sessions    token_hash, expires_ns
+//	receipts            contract_id, id: the ledgers' receipts (made at open, payments.go)
 //
 // Times that are compared (expiry, purge, due) are unix nanoseconds, as
 // exact as the records' own times.

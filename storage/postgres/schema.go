@@ -165,6 +165,9 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("postgres: migration to schema %d: %w", v+1, err)
 		}
 	}
+	if _, err := conn.Exec(ctx, paymentTables); err != nil {
+		return fmt.Errorf("postgres: payment tables: %w", err)
+	}
 	return nil
 }
 
