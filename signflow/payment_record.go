@@ -54,23 +54,23 @@ func ledgerOf(tx Tx, c *Contract, now time.Time) (*Ledger, error) {
 }
 
 // RecordPayment records money the seller received. The same reference
-// again answers the first receipt, and created is then false.
-func (s *Service) RecordPayment(a *Access, id string, in PaymentInput, actor Actor) (r *Receipt, created bool, err error) {
+// again answers the first receipt.
+func (s *Service) RecordPayment(a *Access, id string, in PaymentInput, actor Actor) (r *Receipt, err error) {
 	if err := a.Require(ScopeContractsWrite); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if a.Interface != Embedded && a.Interface != KeyInterface {
-		return nil, false, Errorf(EFORBIDDEN, "Only the seller's apps and keys record payments.")
+		return nil, Errorf(EFORBIDDEN, "Only the seller's apps and keys record payments.")
 	}
 	if uuid.Validate(id) != nil {
-		return nil, false, Errorf(ENOTFOUND, "Contract not found.")
+		return nil, Errorf(ENOTFOUND, "Contract not found.")
 	}
 	now := UTC(s.opt.Now())
 	if err := in.check(now); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	err = s.store.Update(func(tx Tx) error {
-		r, created = nil, false
+		r = nil
 		c, err := reachable(tx, a, id)
 		if err != nil {
 			return err
@@ -85,15 +85,14 @@ func (s *Service) RecordPayment(a *Access, id string, in PaymentInput, actor Act
 		}
 		r = &Receipt{ID: newOrderedID(), ContractID: c.ID, Amount: in.Amount, PaidAt: UTC(in.PaidAt), Method: in.Method,
 			Reference: in.Reference, RecordedBy: a.OwnerIN, CreatedAt: now}
-		created = true
 		actor.IN = a.OwnerIN
 		_, err = s.accept(tx, c, r, actor)
 		return err
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return r, created, nil
+	return r, nil
 }
 
 func (in *PaymentInput) check(now time.Time) error {

@@ -167,6 +167,10 @@ func TestEmbeddedConformance(t *testing.T) {
 	a.expect(404, "GET", "/v1/sign-sessions/"+signflow.NewID(), nil)
 
 	sign(t, w, id, fixture.OwnerIN)
+	a.expect(200, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 200.5, "paidAt": "2026-11-22T08:00:00Z",
+		"method": "CASH", "reference": "PKO-1"})
+	a.expect(400, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 5000, "paidAt": "2026-11-22T08:00:00Z", "method": "BANK"})
+	a.expect(200, "GET", "/v1/contracts/"+id+"/payments", nil)
 	if c := a.expect(200, "POST", "/v1/contracts/"+id+"/complete", nil); c["status"] != "COMPLETED" {
 		t.Errorf("completed: %v", c["status"])
 	}
@@ -233,6 +237,10 @@ func TestKeyConformance(t *testing.T) {
 	a.expect(400, "GET", "/v1/clients/12", nil)
 
 	sign(t, w, id, fixture.CustomerIN, fixture.OwnerIN)
+	a.expect(200, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 50000, "paidAt": "2026-11-22T08:00:00Z",
+		"method": "CARD", "reference": "slip 7"})
+	a.expect(400, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 1, "paidAt": "2027-11-22T08:00:00Z", "method": "CARD"})
+	a.expect(200, "GET", "/v1/contracts/"+id+"/payments", nil)
 	a.expect(200, "POST", "/v1/contracts/"+id+"/complete", nil)
 	a.expect(400, "POST", "/v1/contracts/"+id+"/complete", nil)
 	a.expect(200, "POST", "/v1/contracts/"+other+"/cancel", nil)

@@ -62,5 +62,7 @@ func Register(e *echo.Echo, d Deps) {
 	e.GET("/v1/contracts/:id/pdf", h.contractPDF, with(signflow.ScopeContractsRead)...)
 	e.POST("/v1/contracts/:id/cancel", h.cancelContract, with(signflow.ScopeContractsWrite)...)
 	e.POST("/v1/contracts/:id/complete", h.completeContract, with(signflow.ScopeContractsWrite)...)
+	e.GET("/v1/contracts/:id/payments", h.ledger, with(signflow.ScopeContractsRead)...)
+	e.POST("/v1/contracts/:id/payments", h.recordPayment, with(signflow.ScopeContractsWrite)...)
 	e.GET("/v1/clients/:in", h.readClient, with(signflow.ScopeClientsRead)...)
 }
