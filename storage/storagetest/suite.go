@@ -84,6 +84,7 @@ func Run(t *testing.T, e Engine) {
 		{"AdminLists", testAdminLists},
 		{"DeliveriesByStatus", testDeliveriesByStatus},
 		{"Stamps", testStamps},
+		{"Receipts", testReceipts},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
