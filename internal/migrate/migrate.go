@@ -197,6 +197,8 @@ func (c *copier) decode(bucket string, key, value []byte) (func(signflow.Tx) err
 		return put(value, func(tx signflow.Tx, v *signflow.AuditEvent) error { return tx.AddAudit(v) })
 	case "deliveries":
 		return put(value, func(tx signflow.Tx, v *signflow.Delivery) error { return tx.AddDelivery(v) })
+	case "receipts":
+		return put(value, func(tx signflow.Tx, v *signflow.Receipt) error { return tx.PutReceipt(v) })
 	case "cabinet_logins":
 		return put(value, func(tx signflow.Tx, v *signflow.CabinetLogin) error { return tx.PutCabinetLogin(v) })
 	case "cabinet_sessions":

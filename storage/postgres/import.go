@@ -10,7 +10,8 @@ import (
 // that holds the same records; the others are rebuilt from them.
 var recordTables = map[string]string{"meta": "meta", "owners": "owners", "claims": "claims", "templates": "templates",
 	"apps": "apps", "keys": "api_keys", "contracts": "contracts", "sessions": "sessions", "audit": "audit",
-	"deliveries": "deliveries", "cabinet_logins": "cabinet_logins", "cabinet_sessions": "cabinet_sessions", "stamps": "stamps"}
+	"deliveries": "deliveries", "cabinet_logins": "cabinet_logins", "cabinet_sessions": "cabinet_sessions", "stamps": "stamps",
+	"receipts": "receipts"}
 
 // RecordCounts counts the rows of each table of records, by the name of
 // the bbolt bucket that holds the same records (storage.DB.ExportCounts).
