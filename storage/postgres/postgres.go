@@ -31,6 +31,8 @@
 //	cabinet_logins      client_in, purge_ns
 //	cabinet_sessions    token_hash, expires_ns
 //	receipts            contract_id, id: the ledgers' receipts (made at open, payments.go)
+//	provider_txs        provider, id, owner_in, contract_id, created_ns: Payme's and Click's transactions (made at open)
+//	merchants           owner_in, payme_key_hash, click_service_id: owners' provider accounts (made at open)
 //
 // Times that are compared (expiry, purge, due) are unix nanoseconds, as
 // exact as the records' own times.
