@@ -13,6 +13,7 @@ import (
 	"contracts/server/demo"
 	"contracts/server/embedded"
 	"contracts/server/keyapi"
+	"contracts/server/payments"
 	"contracts/server/pdf"
 	"contracts/server/pdf/pades"
 	"contracts/server/signpage"
@@ -58,6 +59,7 @@ func (d routeDeps) embedded() *echo.Echo {
 		Limiter:  server.NewLimiter(d.a.cfg.RateLimit.VerifyPerMinute, time.Minute, d.a.now)})
 	signpage.Register(e, signpage.Deps{Service: d.a.svc, ServiceName: d.a.cfg.Service.Name,
 		OTPPerMinute: d.a.cfg.RateLimit.OTPPerMinute, Now: d.a.now, Log: d.a.log, EIMZO: d.eimzoClient()})
+	payments.Register(e, payments.Deps{Service: d.a.svc, Log: d.a.log})
 	return e
 }
 
