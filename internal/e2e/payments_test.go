@@ -72,7 +72,7 @@ func (p *paymeSim) wantErr(what string, rpcErr map[string]any, code int) {
 
 // clickSim calls the SHOP API as Click does: form fields signed with MD5.
 type clickSim struct {
-	t                                  *testing.T
+	t                                 *testing.T
 	base, service, merchantID, secret string
 }
 
