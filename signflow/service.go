@@ -40,6 +40,9 @@ type Options struct {
 	// SessionsPerPartyPerHour caps the signing sessions opened for one
 	// party of one contract in any hour; 0 means no cap.
 	SessionsPerPartyPerHour int
+	// PayLinks are the providers' pay pages that pay links lead to; empty
+	// ones are the providers' own.
+	PayLinks PayLinkHosts
 }
 
 // Service carries out every operation of the domain over a Store.

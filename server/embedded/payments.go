@@ -16,3 +16,9 @@ func (h *handler) ledger(c echo.Context) error {
 func (h *handler) recordPayment(c echo.Context) error {
 	return wire.RecordPayment(c, h.svc, access(c), wire.Major)
 }
+
+// payLink is POST /v1/contracts/{id}/payment-links: a link to Payme's or
+// Click's pay page.
+func (h *handler) payLink(c echo.Context) error {
+	return wire.PayLink(c, h.svc, access(c), wire.Major)
+}

@@ -64,5 +64,6 @@ func Register(e *echo.Echo, d Deps) {
 	e.POST("/v1/contracts/:id/complete", h.completeContract, with(signflow.ScopeContractsWrite)...)
 	e.GET("/v1/contracts/:id/payments", h.ledger, with(signflow.ScopeContractsRead)...)
 	e.POST("/v1/contracts/:id/payments", h.recordPayment, with(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts/:id/payment-links", h.payLink, with(signflow.ScopeContractsRead)...)
 	e.GET("/v1/clients/:in", h.readClient, with(signflow.ScopeClientsRead)...)
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -313,5 +314,58 @@ func TestSetMerchant(t *testing.T) {
 	}
 	if m, _ := w.Service.Merchant(fixture.OwnerIN); m.Click == nil || m.Click.ServiceID != clickSvc {
 		t.Fatalf("setting Payme alone lost Click: %+v", m)
+	}
+}
+
+// Pay links lead to the configured pay pages with the merchant, the
+// contract number and the amount as each provider reads them.
+func TestPayLinks(t *testing.T) {
+	w := newWorld(t, nil)
+	opt := w.Options
+	opt.PayLinks = signflow.PayLinkHosts{Payme: "https://checkout.test.paycom.uz", Click: "https://sandbox.click.test/services/pay"}
+	svc := signflow.NewService(w.Store, opt)
+	a := fixture.TenantAccess(fixture.OwnerIN)
+	link, err := svc.PayLink(a, w.contract.ID, signflow.PayLinkInput{Provider: signflow.ProviderPayme, ReturnURL: "https://shop.example/done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, ok := strings.CutPrefix(link, "https://checkout.test.paycom.uz/")
+	params, _ := base64.StdEncoding.DecodeString(enc)
+	if !ok || string(params) != "m=m1;ac.contract="+w.contract.Number+";a=150000;c=https://shop.example/done" {
+		t.Fatalf("Payme link %s: %s", link, params)
+	}
+	link, err = svc.PayLink(a, w.contract.ID, signflow.PayLinkInput{Provider: signflow.ProviderClick, Amount: 12345})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(link)
+	q := u.Query()
+	if u.Host != "sandbox.click.test" || q.Get("service_id") != clickSvc || q.Get("merchant_id") != "2222" || q.Get("amount") != "123.45" ||
+		q.Get("transaction_param") != w.contract.Number {
+		t.Fatalf("Click link %s", link)
+	}
+	usd, err := w.Service.CreateContract(w.Access(t, w.AppA), &signflow.ContractInput{TemplateID: w.Template.ID, BuyerIN: fixture.CustomerIN,
+		Price: 100, Currency: "USD"}, signflow.Actor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusals := []struct {
+		name string
+		id   string
+		in   signflow.PayLinkInput
+	}{
+		{"a USD contract", usd.ID, signflow.PayLinkInput{Provider: signflow.ProviderPayme}},
+		{"above the balance", w.contract.ID, signflow.PayLinkInput{Provider: signflow.ProviderPayme, Amount: 150001}},
+		{"unknown provider", w.contract.ID, signflow.PayLinkInput{Provider: "UZUM"}},
+		{"a return URL that is no URL", w.contract.ID, signflow.PayLinkInput{Provider: signflow.ProviderClick, ReturnURL: "javascript:alert(1)"}},
+	}
+	for _, r := range refusals {
+		if _, err := svc.PayLink(a, r.id, r.in); signflow.ErrorCode(err) != signflow.EINVALID {
+			t.Errorf("%s: %v", r.name, err)
+		}
+	}
+	// The seller of another owner's contract has no accounts; another tenant cannot read this one.
+	if _, err := svc.PayLink(fixture.TenantAccess(fixture.OtherIN), w.contract.ID, signflow.PayLinkInput{Provider: signflow.ProviderPayme}); signflow.ErrorCode(err) != signflow.EFORBIDDEN {
+		t.Fatalf("another tenant: %v", err)
 	}
 }

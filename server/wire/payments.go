@@ -117,3 +117,33 @@ func RecordPayment(c echo.Context, svc *signflow.Service, a *signflow.Access, u 
 	}
 	return server.JSON(c, http.StatusOK, ReceiptOf(r, u))
 }
+
+// PayLinkRequest is the body of POST /v1/contracts/{id}/payment-links.
+type PayLinkRequest struct {
+	Provider  string `json:"provider"`
+	Amount    Amount `json:"amount"`
+	ReturnURL string `json:"returnUrl"`
+}
+
+// PayLink serves POST /v1/contracts/{id}/payment-links: {url}.
+func PayLink(c echo.Context, svc *signflow.Service, a *signflow.Access, u Unit) error {
+	var req PayLinkRequest
+	if err := server.Bind(c, &req); err != nil {
+		return err
+	}
+	var amount int64
+	if req.Amount != "" {
+		var err error
+		if amount, err = req.Amount.In(u, "amount"); err != nil {
+			return err
+		}
+		if amount <= 0 {
+			return signflow.Errorf(signflow.EINVALID, "amount: must be above 0")
+		}
+	}
+	link, err := svc.PayLink(a, c.Param("id"), signflow.PayLinkInput{Provider: req.Provider, Amount: amount, ReturnURL: req.ReturnURL})
+	if err != nil {
+		return err
+	}
+	return server.JSON(c, http.StatusOK, map[string]string{"url": link})
+}
