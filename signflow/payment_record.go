@@ -155,8 +155,7 @@ func (s *Service) accept(tx Tx, c *Contract, r *Receipt, actor Actor) (*Ledger, 
 			return nil, err
 		}
 		if t.CompleteWhenPaid {
-			c.Status = StatusCompleted
-			events = append(events, AuditCompleted)
+			events = append(events, c.completePaid()...)
 		}
 	}
 	c.touch(now)
