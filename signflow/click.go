@@ -215,7 +215,7 @@ func (s *Service) clickComplete(tx Tx, m *Merchant, call *ClickCall, t *Provider
 	}
 	r := &Receipt{ID: t.ReceiptID, ContractID: c.ID, Amount: t.Amount, PaidAt: UTC(now), Method: PayClick, Reference: t.ID,
 		RecordedBy: ProviderClick, CreatedAt: UTC(now)}
-	if _, err := s.accept(tx, c, r, Actor{IN: m.OwnerIN}); ErrorCode(err) == EINVALID {
+	if _, err := s.accept(tx, c, r, Actor{IN: m.OwnerIN}, ""); ErrorCode(err) == EINVALID {
 		t.State, t.CancelledAt = clickCancelledState, &now
 		return ClickCancelled, tx.PutProviderTx(t)
 	} else if err != nil {

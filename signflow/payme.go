@@ -247,7 +247,7 @@ func (s *Service) paymePerform(tx Tx, m *Merchant, t *ProviderTx, now time.Time)
 		}
 		r := &Receipt{ID: t.ReceiptID, ContractID: c.ID, Amount: t.Amount, PaidAt: UTC(now), Method: PayPayme, Reference: t.ID,
 			RecordedBy: ProviderPayme, CreatedAt: UTC(now)}
-		if _, err := s.accept(tx, c, r, Actor{IN: m.OwnerIN}); ErrorCode(err) == EINVALID {
+		if _, err := s.accept(tx, c, r, Actor{IN: m.OwnerIN}, ""); ErrorCode(err) == EINVALID {
 			return nil, PaymeErr(-31008, "")
 		} else if err != nil {
 			return nil, err

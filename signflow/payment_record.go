@@ -55,13 +55,36 @@ func ledgerOf(tx Tx, c *Contract, now time.Time) (*Ledger, error) {
 
 // RecordPayment records money the seller received. The same reference
 // again answers the first receipt.
-func (s *Service) RecordPayment(a *Access, id string, in PaymentInput, actor Actor) (r *Receipt, err error) {
+func (s *Service) RecordPayment(a *Access, id string, in PaymentInput, actor Actor) (*Receipt, error) {
 	if err := a.Require(ScopeContractsWrite); err != nil {
 		return nil, err
 	}
 	if a.Interface != Embedded && a.Interface != KeyInterface {
 		return nil, Errorf(EFORBIDDEN, "Only the seller's apps and keys record payments.")
 	}
+	actor.IN = a.OwnerIN
+	return s.recordPayment(id, in, actor, "", a.OwnerIN, func(tx Tx, c *Contract) error {
+		if err := canReach(tx, a, c); err != nil {
+			return err
+		}
+		if c.SellerIN != a.OwnerIN {
+			return Errorf(EFORBIDDEN, "Only the seller records payments received.")
+		}
+		return nil
+	})
+}
+
+// AdminRecordPayment records, from the console, money the seller
+// received; the receipt and the audit trail name the administrator.
+func (s *Service) AdminRecordPayment(id string, in PaymentInput, actor Actor) (*Receipt, error) {
+	actor.IN = ""
+	return s.recordPayment(id, in, actor, ConfirmAdmin, RecordedByAdmin, func(Tx, *Contract) error { return nil })
+}
+
+// RecordedByAdmin is the recordedBy of a receipt the administrator recorded.
+const RecordedByAdmin = "ADMIN"
+
+func (s *Service) recordPayment(id string, in PaymentInput, actor Actor, method, recordedBy string, may func(Tx, *Contract) error) (*Receipt, error) {
 	if uuid.Validate(id) != nil {
 		return nil, Errorf(ENOTFOUND, "Contract not found.")
 	}
@@ -69,14 +92,15 @@ func (s *Service) RecordPayment(a *Access, id string, in PaymentInput, actor Act
 	if err := in.check(now); err != nil {
 		return nil, err
 	}
-	err = s.store.Update(func(tx Tx) error {
+	var r *Receipt
+	err := s.store.Update(func(tx Tx) error {
 		r = nil
-		c, err := reachable(tx, a, id)
+		c, err := tx.Contract(id)
 		if err != nil {
-			return err
+			return notFound(err, "Contract not found.")
 		}
-		if c.SellerIN != a.OwnerIN {
-			return Errorf(EFORBIDDEN, "Only the seller records payments received.")
+		if err := may(tx, c); err != nil {
+			return err
 		}
 		if in.Reference != "" {
 			if r, err = receiptByReference(tx, c.ID, in.Reference); r != nil || err != nil {
@@ -84,15 +108,31 @@ func (s *Service) RecordPayment(a *Access, id string, in PaymentInput, actor Act
 			}
 		}
 		r = &Receipt{ID: newOrderedID(), ContractID: c.ID, Amount: in.Amount, PaidAt: UTC(in.PaidAt), Method: in.Method,
-			Reference: in.Reference, RecordedBy: a.OwnerIN, CreatedAt: now}
-		actor.IN = a.OwnerIN
-		_, err = s.accept(tx, c, r, actor)
+			Reference: in.Reference, RecordedBy: recordedBy, CreatedAt: now}
+		_, err = s.accept(tx, c, r, actor, method)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// AdminLedger returns the ledger of any contract.
+func (s *Service) AdminLedger(id string) (*Ledger, error) {
+	if uuid.Validate(id) != nil {
+		return nil, Errorf(ENOTFOUND, "Contract not found.")
+	}
+	var l *Ledger
+	err := s.store.View(func(tx Tx) error {
+		c, err := tx.Contract(id)
+		if err != nil {
+			return notFound(err, "Contract not found.")
+		}
+		l, err = ledgerOf(tx, c, s.opt.Now())
+		return err
+	})
+	return l, err
 }
 
 func (in *PaymentInput) check(now time.Time) error {
@@ -132,7 +172,7 @@ func receiptByReference(tx Tx, contractID, ref string) (*Receipt, error) {
 // are serialised by the contract), completes the contract when the
 // balance reaches 0 and its template says completeWhenPaid, and records
 // PAYMENT_ACCEPTED. It returns the ledger after the receipt.
-func (s *Service) accept(tx Tx, c *Contract, r *Receipt, actor Actor) (*Ledger, error) {
+func (s *Service) accept(tx Tx, c *Contract, r *Receipt, actor Actor, method string) (*Ledger, error) {
 	if c.Status != StatusActive {
 		return nil, Errorf(EINVALID, "The contract is %s; payments are taken only on an ACTIVE contract.", c.Status)
 	}
@@ -174,5 +214,5 @@ func (s *Service) accept(tx Tx, c *Contract, r *Receipt, actor Actor) (*Ledger, 
 			Method: r.Method, Reference: r.Reference}
 		b.Balance = money(l.Balance)
 	}
-	return l, s.recordWith(tx, c, events, actor, "", "", add)
+	return l, s.recordWith(tx, c, events, actor, method, "", add)
 }
