@@ -17,43 +17,17 @@ import (
 
 // ledgerView is the contract page's ledger and its Record payment form.
 type ledgerView struct {
-	Total, Paid, Balance string
-	Items                []ledgerItemView
-	Receipts             []receiptView
-	CanRecord            bool // ACTIVE with a balance left
-	RecordURL            string
-	Methods              []option
-	Today                string
-}
-
-type ledgerItemView struct {
-	N                               int
-	Kind, Amount, Due, Paid, Status string
-	StatusClass                     string
-}
-
-type receiptView struct {
-	Amount, PaidAt, Method, Reference, RecordedBy string
-	Cancelled                                     bool
+	*document.Ledger
+	CanRecord bool // ACTIVE with a balance left
+	RecordURL string
+	Methods   []option
+	Today     string
 }
 
 // ledgerOf shows the contract's ledger in the page's words.
 func ledgerOf(t i18n.Dict, c *signflow.Contract, l *signflow.Ledger, today string) *ledgerView {
-	money := func(minor int64) string { return document.Money(minor, l.Currency) }
-	v := &ledgerView{Total: money(l.Total), Paid: money(l.Paid), Balance: money(l.Balance), Today: today,
+	v := &ledgerView{Ledger: document.LedgerOf(l, t), Today: today,
 		CanRecord: c.Status == signflow.StatusActive && l.Balance > 0, RecordURL: "/console/contracts/" + c.ID + "/payments"}
-	for _, it := range l.Items {
-		due := t["payment.dueAtActivation"]
-		if it.Due != nil {
-			due = document.Date(*it.Due)
-		}
-		v.Items = append(v.Items, ledgerItemView{N: it.N, Kind: t.Or("payment.kind."+it.Kind, it.Kind), Amount: money(it.Amount),
-			Due: due, Paid: money(it.Paid), Status: t.Or("payment.status."+it.Status, it.Status), StatusClass: strings.ToLower(it.Status)})
-	}
-	for _, r := range l.Receipts {
-		v.Receipts = append(v.Receipts, receiptView{Amount: money(r.Amount), PaidAt: document.Date(r.PaidAt),
-			Method: t.Or("payment.method."+r.Method, r.Method), Reference: r.Reference, RecordedBy: r.RecordedBy, Cancelled: !r.Counts()})
-	}
 	for _, m := range signflow.RecordedMethods {
 		v.Methods = append(v.Methods, option{Value: m, Label: t.Or("payment.method."+m, m)})
 	}
