@@ -71,6 +71,7 @@ func Register(e *echo.Echo, d Deps) {
 
 	e.GET("/console/owners", h.owners, h.page)
 	e.POST("/console/owners", h.createOwner, h.page)
+	e.POST("/console/owners/payments", h.setMerchant, h.page)
 
 	e.GET("/console/apps", h.apps, h.page)
 	e.POST("/console/apps", h.createApp, h.page)

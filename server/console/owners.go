@@ -14,13 +14,15 @@ import (
 // ownersView is the owners page: the list and the form of a new owner.
 type ownersView struct {
 	Rows  []ownerRow
-	Form  signflow.Client // the form's values (kept after a refusal)
-	Types []option
+	Form     signflow.Client // the form's values (kept after a refusal)
+	Types    []option
+	Payments *merchantsView
 }
 
 type ownerRow struct {
 	IN, IDLabel, Name, TypeText, Phone, Created string
 	Apps, Keys                                  int
+	Payments                                    string // the owner's provider accounts, "" for none
 }
 
 // owners is GET /console/owners.
@@ -28,6 +30,9 @@ func (h *handler) owners(c echo.Context) error {
 	d := h.start(c, "/console/owners", "nav.owners")
 	if in := c.QueryParam("created"); in != "" {
 		d.Notice = d.T.F("ownerSaved", "in", in)
+	}
+	if in := c.QueryParam("payments"); in != "" {
+		d.Notice = d.T.F("payment.accountsSaved", "in", in)
 	}
 	return h.ownersPage(c, d, &signflow.Client{Type: signflow.ClientCompany}, http.StatusOK)
 }
@@ -46,6 +51,9 @@ func (h *handler) ownersPage(c echo.Context, d *pageData, form *signflow.Client,
 		return err
 	}
 	v := &ownersView{Form: *form}
+	if v.Payments, err = h.merchantsOf(owners, c.FormValue("owner")); err != nil {
+		return err
+	}
 	for _, typ := range []string{signflow.ClientCompany, signflow.ClientIndividual} {
 		v.Types = append(v.Types, option{Value: typ, Label: d.T["clientType."+typ], Selected: form.Type == typ})
 	}
@@ -62,6 +70,7 @@ func (h *handler) ownersPage(c echo.Context, d *pageData, form *signflow.Client,
 				row.Keys++
 			}
 		}
+		row.Payments = v.Payments.Accounts[o.IN]
 		v.Rows = append(v.Rows, row)
 	}
 	d.Page = v

@@ -61,3 +61,27 @@ func TestConsoleRecordPayment(t *testing.T) {
 		t.Fatalf("without the CSRF token: %d", r.Status)
 	}
 }
+
+// The owners page sets an owner's payment accounts: the list shows their
+// ids and never a key; an incomplete account is refused and stores nothing.
+func TestConsoleMerchantAccounts(t *testing.T) {
+	e := newEnv(t)
+	b := e.loggedIn(t)
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "the form", Path: "/console/owners", Status: 200, Want: []string{">Payment accounts</h2>", `name="paymeKey" type="password"`}},
+		{Name: "Payme without a key", Method: "POST", Path: "/console/owners/payments", As: pageToken,
+			Body: url.Values{"owner": {fixture.OtherIN}, "paymeMerchantId": {"m2"}}, Status: http.StatusBadRequest, Want: []string{"payme.key"}},
+		{Name: "save", Method: "POST", Path: "/console/owners/payments", As: pageToken,
+			Body: url.Values{"owner": {fixture.OwnerIN}, "paymeMerchantId": {"cashbox-1"}, "paymeKey": {"PaYmE-SeCrEt"},
+				"clickServiceId": {"77"}, "clickMerchantId": {"88"}, "clickSecretKey": {"ClIcK-SeCrEt"}},
+			Status: http.StatusSeeOther, WantHeader: map[string]string{"Location": "/console/owners?payments=" + fixture.OwnerIN}},
+		{Name: "saved", Path: "/console/owners?payments=" + fixture.OwnerIN, Status: 200,
+			Want: []string{"Payment accounts of owner " + fixture.OwnerIN + " saved.", "Payme cashbox-1 · Click 77"}, Not: []string{"PaYmE-SeCrEt", "ClIcK-SeCrEt"}},
+	})
+	if _, err := e.Service.Merchant(fixture.OtherIN); signflow.ErrorCode(err) != signflow.ENOTFOUND {
+		t.Fatalf("the refused account was stored: %v", err)
+	}
+	if m, err := e.Service.Merchant(fixture.OwnerIN); err != nil || m.Payme.MerchantID != "cashbox-1" || m.Click.ServiceID != "77" {
+		t.Fatalf("stored %+v %v", m, err)
+	}
+}
