@@ -13,7 +13,7 @@ import (
 
 // ownersView is the owners page: the list and the form of a new owner.
 type ownersView struct {
-	Rows  []ownerRow
+	Rows     []ownerRow
 	Form     signflow.Client // the form's values (kept after a refusal)
 	Types    []option
 	Payments *merchantsView
