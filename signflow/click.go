@@ -61,6 +61,7 @@ func (s *Service) Click(call *ClickCall, complete bool) (*ClickAnswer, error) {
 		return fail(ClickBadRequest)
 	}
 	a.ClickTransID = id
+	call.ClickTransID = strconv.FormatInt(id, 10) // one transaction, however Click pads it
 	want := "0"
 	if complete {
 		want = "1"

@@ -190,7 +190,9 @@ func (s *Service) paymeTx(m *Merchant, method string, p *paymeParams) (any, erro
 			refusal = PaymeErr(-31003, "")
 			return nil
 		}
-		if t != nil && t.State == PaymeCreated && method != "CheckTransaction" && paymeExpired(t, now) {
+		// An expired transaction cannot be created again or performed; a
+		// Cancel of it goes on and cancels it with Payme's reason.
+		if t != nil && t.State == PaymeCreated && (method == "CreateTransaction" || method == "PerformTransaction") && paymeExpired(t, now) {
 			reason := paymeReasonTimeout
 			t.State, t.Reason, t.CancelledAt = PaymeCancelled, &reason, &now
 			refusal = PaymeErr(-31008, "")

@@ -12,7 +12,7 @@ import (
 // other buckets are indexes and counts, which a store rebuilds from these.
 var exportBuckets = [][]byte{bucketMeta, bucketOwners, bucketClaims, bucketTemplates, bucketApps, bucketKeys,
 	bucketContracts, bucketSessions, bucketAudit, bucketDeliveries, bucketCabinetLogins, bucketCabinetSessions, bucketStamps,
-	bucketReceipts}
+	bucketReceipts, bucketProviderTxs, bucketMerchants}
 
 // ExportCounts counts the records Export gives, by bucket name.
 func (db *DB) ExportCounts() (map[string]int, error) {

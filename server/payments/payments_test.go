@@ -147,6 +147,14 @@ func TestPaymeTransactionExpires(t *testing.T) {
 	if r, e := payme(t, w.url, "CreateTransaction", map[string]any{"id": "tx2", "time": 2, "amount": 150000, "account": w.account()}); r["state"] != float64(1) {
 		t.Fatalf("create after the expiry: %v %v", r, e)
 	}
+	// Payme cancelling an expired transaction gets the cancellation, with its reason.
+	w.Clock.Advance(13 * time.Hour)
+	if r, e := payme(t, w.url, "CancelTransaction", map[string]any{"id": "tx2", "reason": 3}); r["state"] != float64(-1) {
+		t.Fatalf("cancel after 12 hours: %v %v", r, e)
+	}
+	if ct, _ := payme(t, w.url, "CheckTransaction", map[string]any{"id": "tx2"}); ct["reason"] != float64(3) {
+		t.Fatalf("the cancelled transaction: %v", ct)
+	}
 }
 
 // A contract not ACTIVE, or whose seller is another owner, is refused with
