@@ -84,10 +84,15 @@ func (s *Service) Click(call *ClickCall, complete bool) (*ClickAnswer, error) {
 		code = ClickOK
 		now := s.opt.Now().UTC().Truncate(time.Millisecond)
 		t, err := tx.ProviderTx(ProviderClick, call.ClickTransID)
-		if ErrorCode(err) == ENOTFOUND || err == nil && t.OwnerIN != m.OwnerIN {
+		switch {
+		case ErrorCode(err) == ENOTFOUND:
 			t = nil
-		} else if err != nil {
+		case err != nil:
 			return err
+		case t.OwnerIN != m.OwnerIN:
+			// Another merchant's id: never taken over.
+			code = ClickNoTransaction
+			return nil
 		}
 		if complete {
 			code, err = s.clickComplete(tx, m, call, t, amount, now)

@@ -181,10 +181,18 @@ func (s *Service) paymeTx(m *Merchant, method string, p *paymeParams) (any, erro
 		result, refusal = nil, nil
 		now := s.opt.Now().UTC().Truncate(time.Millisecond)
 		t, err := tx.ProviderTx(ProviderPayme, p.ID)
-		if ErrorCode(err) == ENOTFOUND || err == nil && t.OwnerIN != m.OwnerIN {
+		switch {
+		case ErrorCode(err) == ENOTFOUND:
 			t = nil
-		} else if err != nil {
+		case err != nil:
 			return err
+		case t.OwnerIN != m.OwnerIN:
+			// Another merchant's id: unknown to this one, and never taken over.
+			refusal = PaymeErr(-31003, "")
+			if method == "CreateTransaction" {
+				refusal = PaymeErr(-31008, "")
+			}
+			return nil
 		}
 		if t == nil && method != "CreateTransaction" {
 			refusal = PaymeErr(-31003, "")

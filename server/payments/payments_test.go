@@ -377,3 +377,90 @@ func TestPayLinks(t *testing.T) {
 		t.Fatalf("another tenant: %v", err)
 	}
 }
+
+// One merchant's key reaches none of another merchant's transactions or
+// contracts: they are unknown to it.
+func TestPaymeMerchantsApart(t *testing.T) {
+	w := newWorld(t, nil)
+	if r, e := payme(t, w.url, "CreateTransaction", map[string]any{"id": "a1", "time": 1, "amount": 100, "account": w.account()}); r == nil {
+		t.Fatalf("create: %v", e)
+	}
+	if _, err := w.Service.SetMerchant(fixture.OtherIN, &signflow.MerchantInput{Payme: &signflow.PaymeInput{MerchantID: "b", Key: "other-key"}}); err != nil {
+		t.Fatal(err)
+	}
+	other := func(method string, params map[string]any) map[string]any {
+		body, _ := json.Marshal(map[string]any{"id": 1, "method": method, "params": params})
+		req, _ := http.NewRequest("POST", w.url+"/payments/payme", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("Paycom:other-key")))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var a struct{ Error map[string]any }
+		json.NewDecoder(resp.Body).Decode(&a)
+		return a.Error
+	}
+	for _, m := range []string{"CheckTransaction", "PerformTransaction", "CancelTransaction"} {
+		if e := other(m, map[string]any{"id": "a1", "reason": 1}); e["code"] != float64(-31003) {
+			t.Errorf("%s of another merchant's transaction: %v", m, e)
+		}
+	}
+	theirs, err := w.Service.CreateContract(w.Access(t, w.AppB), &signflow.ContractInput{TemplateID: w.Template.ID, BuyerIN: fixture.CustomerIN,
+		Price: 1000, Currency: "UZS"}, signflow.Actor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture.Must(t, func() error {
+		return w.Store.Update(func(tx signflow.Tx) error {
+			c, err := tx.Contract(theirs.ID)
+			if err != nil {
+				return err
+			}
+			for _, in := range []string{c.SellerIN, c.BuyerIN} {
+				if _, err := c.Sign(in, signflow.Signature{Method: signflow.MethodOTP, At: w.Clock.Now()}, w.Clock.Now()); err != nil {
+					return err
+				}
+			}
+			return tx.PutContract(c)
+		})
+	})
+	if e := other("CreateTransaction", map[string]any{"id": "a1", "time": 1, "amount": 100, "account": map[string]string{"contract": theirs.Number}}); e["code"] != float64(-31008) {
+		t.Errorf("another merchant's transaction id created again: %v", e)
+	}
+	if e := other("CheckPerformTransaction", map[string]any{"amount": 100, "account": w.account()}); e["code"] != float64(-31050) {
+		t.Errorf("another merchant's contract: %v", e)
+	}
+	if ct, _ := payme(t, w.url, "CheckTransaction", map[string]any{"id": "a1"}); ct["state"] != float64(1) {
+		t.Fatalf("the transaction after the other merchant's calls: %v", ct)
+	}
+	var stored *signflow.ProviderTx
+	fixture.Must(t, func() error {
+		return w.Store.View(func(tx signflow.Tx) (err error) { stored, err = tx.ProviderTx(signflow.ProviderPayme, "a1"); return err })
+	})
+	if stored.OwnerIN != fixture.OwnerIN || stored.ContractID != w.contract.ID {
+		t.Fatalf("another merchant took the transaction over: %+v", stored)
+	}
+}
+
+// A Click payment id of one merchant is never taken over by another's
+// Prepare.
+func TestClickMerchantsApart(t *testing.T) {
+	w := newWorld(t, nil)
+	if a := click(t, w.url, "/prepare", clickForm("900", w.contract.Number, "10", "0"), clickSecret); a["error"] != float64(0) {
+		t.Fatalf("prepare: %v", a)
+	}
+	if _, err := w.Service.SetMerchant(fixture.OtherIN, &signflow.MerchantInput{Click: &signflow.ClickInput{ServiceID: "3333", MerchantID: "4", SecretKey: "theirs"}}); err != nil {
+		t.Fatal(err)
+	}
+	f := clickForm("900", w.contract.Number, "10", "0")
+	f.Set("service_id", "3333")
+	if a := click(t, w.url, "/prepare", f, "theirs"); a["error"] != float64(-6) {
+		t.Fatalf("another merchant's payment id: %v", a)
+	}
+	done := clickForm("900", w.contract.Number, "10", "1")
+	done.Set("merchant_prepare_id", "900")
+	if a := click(t, w.url, "/complete", done, clickSecret); a["error"] != float64(0) {
+		t.Fatalf("the first merchant's complete: %v", a)
+	}
+}
