@@ -436,7 +436,10 @@ func TestPaymeMerchantsApart(t *testing.T) {
 	}
 	var stored *signflow.ProviderTx
 	fixture.Must(t, func() error {
-		return w.Store.View(func(tx signflow.Tx) (err error) { stored, err = tx.ProviderTx(signflow.ProviderPayme, "a1"); return err })
+		return w.Store.View(func(tx signflow.Tx) (err error) {
+			stored, err = tx.ProviderTx(signflow.ProviderPayme, "a1")
+			return err
+		})
 	})
 	if stored.OwnerIN != fixture.OwnerIN || stored.ContractID != w.contract.ID {
 		t.Fatalf("another merchant took the transaction over: %+v", stored)
