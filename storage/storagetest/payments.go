@@ -2,9 +2,12 @@ package storagetest
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 
 	"github.com/google/uuid"
@@ -75,5 +78,121 @@ func testReceipts(t *testing.T, e Engine) {
 	}
 	if got := receipts(s, "no such contract"); len(got) != 0 {
 		t.Fatalf("an unknown contract has %d receipts", len(got))
+	}
+}
+
+// testProviderTxs: a provider's transaction by its id (absent: ENOTFOUND),
+// rewritten in place, a contract's in creation order, an owner's created
+// within a range with both ends included, and providers apart.
+func testProviderTxs(t *testing.T, e Engine) {
+	s := e.Open(t)
+	peer := e.peer(t, s)
+	at := time.Date(2026, 11, 22, 9, 0, 0, 123_000_000, time.UTC)
+	c1, c2 := signflow.NewID(), signflow.NewID()
+	put := func(st signflow.Store, p *signflow.ProviderTx) {
+		t.Helper()
+		must(t, st.Update(func(tx signflow.Tx) error { return tx.PutProviderTx(p) }))
+	}
+	txs := []*signflow.ProviderTx{
+		{Provider: signflow.ProviderPayme, ID: "b", OwnerIN: "301234567", ContractID: c1, Amount: 100, State: 1, CreatedAt: at.Add(time.Millisecond)},
+		{Provider: signflow.ProviderPayme, ID: "a", OwnerIN: "301234567", ContractID: c1, Amount: 200, State: 1, CreatedAt: at},
+		{Provider: signflow.ProviderPayme, ID: "c", OwnerIN: "301234567", ContractID: c2, Amount: 300, State: 1, CreatedAt: at.Add(time.Hour)},
+		{Provider: signflow.ProviderPayme, ID: "d", OwnerIN: "309876543", ContractID: c2, Amount: 400, State: 1, CreatedAt: at},
+		{Provider: signflow.ProviderClick, ID: "a", OwnerIN: "301234567", ContractID: c1, Amount: 500, State: 1, CreatedAt: at},
+	}
+	for _, p := range txs {
+		put(s, p)
+	}
+	var got *signflow.ProviderTx
+	must(t, peer.View(func(tx signflow.Tx) (err error) { got, err = tx.ProviderTx(signflow.ProviderPayme, "a"); return err }))
+	if got.Amount != 200 || !got.CreatedAt.Equal(at) {
+		t.Fatalf("read back %+v", got)
+	}
+	err := s.View(func(tx signflow.Tx) error { _, err := tx.ProviderTx(signflow.ProviderPayme, "zz"); return err })
+	if signflow.ErrorCode(err) != signflow.ENOTFOUND {
+		t.Fatalf("an absent transaction: %v", err)
+	}
+	performed := *got
+	performed.State = 2
+	put(peer, &performed)
+	ids := func(list []*signflow.ProviderTx) string {
+		var out []string
+		for _, p := range list {
+			out = append(out, fmt.Sprint(p.ID, p.State))
+		}
+		return strings.Join(out, " ")
+	}
+	var list []*signflow.ProviderTx
+	must(t, s.View(func(tx signflow.Tx) (err error) { list, err = tx.ContractProviderTxs(signflow.ProviderPayme, c1); return err }))
+	if ids(list) != "a2 b1" {
+		t.Fatalf("contract's transactions: %s", ids(list))
+	}
+	must(t, s.View(func(tx signflow.Tx) (err error) {
+		list, err = tx.ProviderTxsCreated(signflow.ProviderPayme, "301234567", at, at.Add(time.Hour))
+		return err
+	}))
+	if ids(list) != "a2 b1 c1" {
+		t.Fatalf("created within the range, ends included: %s", ids(list))
+	}
+	must(t, s.View(func(tx signflow.Tx) (err error) {
+		list, err = tx.ProviderTxsCreated(signflow.ProviderPayme, "301234567", at.Add(time.Millisecond), at.Add(time.Hour-time.Millisecond))
+		return err
+	}))
+	if ids(list) != "b1" {
+		t.Fatalf("created within the narrower range: %s", ids(list))
+	}
+}
+
+// testMerchants: an owner's accounts, found by the Payme key's hash and
+// by the Click service; replacing them moves what finds them; contracts
+// by number.
+func testMerchants(t *testing.T, e Engine) {
+	w := fixture.NewStandardOn(t, e.Open(t))
+	c := w.Contract(t)
+	m := &signflow.Merchant{OwnerIN: fixture.OwnerIN, Payme: &signflow.PaymeAccount{MerchantID: "m", KeyHash: signflow.PaymeKeyHash("k1"), KeyEnc: []byte{1}},
+		Click: &signflow.ClickAccount{ServiceID: "10", MerchantID: "20", SecretEnc: []byte{2}}}
+	must(t, w.Store.Update(func(tx signflow.Tx) error { return tx.PutMerchant(m) }))
+	find := func(hash []byte, service string) (byKey, byService string) {
+		t.Helper()
+		must(t, w.Store.View(func(tx signflow.Tx) error {
+			if got, err := tx.MerchantByPaymeKey(hash); err == nil {
+				byKey = got.OwnerIN
+			} else if signflow.ErrorCode(err) != signflow.ENOTFOUND {
+				return err
+			}
+			if got, err := tx.MerchantByClickService(service); err == nil {
+				byService = got.OwnerIN
+			} else if signflow.ErrorCode(err) != signflow.ENOTFOUND {
+				return err
+			}
+			return nil
+		}))
+		return
+	}
+	if k, sv := find(signflow.PaymeKeyHash("k1"), "10"); k != fixture.OwnerIN || sv != fixture.OwnerIN {
+		t.Fatalf("found by key %q, by service %q", k, sv)
+	}
+	must(t, w.Store.Update(func(tx signflow.Tx) error {
+		got, err := tx.Merchant(fixture.OwnerIN)
+		if err != nil {
+			return err
+		}
+		got.Payme.KeyHash, got.Click = signflow.PaymeKeyHash("k2"), nil
+		return tx.PutMerchant(got)
+	}))
+	if k, sv := find(signflow.PaymeKeyHash("k1"), "10"); k != "" || sv != "" {
+		t.Fatalf("the replaced key or service still finds the owner: %q %q", k, sv)
+	}
+	if k, _ := find(signflow.PaymeKeyHash("k2"), ""); k != fixture.OwnerIN {
+		t.Fatalf("the new key finds %q", k)
+	}
+	var got *signflow.Contract
+	must(t, w.Store.View(func(tx signflow.Tx) (err error) { got, err = tx.ContractByNumber(c.Number); return err }))
+	if got.ID != c.ID {
+		t.Fatalf("contract by number: %s", got.ID)
+	}
+	err := w.Store.View(func(tx signflow.Tx) error { _, err := tx.ContractByNumber("2026-999999"); return err })
+	if signflow.ErrorCode(err) != signflow.ENOTFOUND {
+		t.Fatalf("an unknown number: %v", err)
 	}
 }

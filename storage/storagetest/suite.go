@@ -85,6 +85,8 @@ func Run(t *testing.T, e Engine) {
 		{"DeliveriesByStatus", testDeliveriesByStatus},
 		{"Stamps", testStamps},
 		{"Receipts", testReceipts},
+		{"ProviderTxs", testProviderTxs},
+		{"Merchants", testMerchants},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
