@@ -123,7 +123,10 @@ func testProviderTxs(t *testing.T, e Engine) {
 		return strings.Join(out, " ")
 	}
 	var list []*signflow.ProviderTx
-	must(t, s.View(func(tx signflow.Tx) (err error) { list, err = tx.ContractProviderTxs(signflow.ProviderPayme, c1); return err }))
+	must(t, s.View(func(tx signflow.Tx) (err error) {
+		list, err = tx.ContractProviderTxs(signflow.ProviderPayme, c1)
+		return err
+	}))
 	if ids(list) != "a2 b1" {
 		t.Fatalf("contract's transactions: %s", ids(list))
 	}
