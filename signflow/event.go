@@ -81,4 +81,7 @@ type WebhookBody struct {
 	// Reason says why the service itself made the change: EXPIRED for a
 	// contract cancelled at its signBy.
 	Reason string `json:"reason,omitempty"`
+	// Payment and Balance are said by PAYMENT_ACCEPTED only.
+	Payment *WebhookPayment `json:"payment,omitempty"`
+	Balance json.Number     `json:"balance,omitempty"`
 }

@@ -11,9 +11,13 @@ func (s *Service) record(tx Tx, c *Contract, events []string, actor Actor, metho
 	return s.recordWhy(tx, c, events, actor, method, sessionID, why{})
 }
 
-// why says more of a change than its events: the audit event's detail and
-// the webhook body's reason.
-type why struct{ detail, reason string }
+// why says more of a change than its events: the audit event's detail, the
+// webhook body's reason, and what add puts in each body (it is given the
+// body and whether it goes to the embedded interface).
+type why struct {
+	detail, reason string
+	add            func(*WebhookBody, bool)
+}
 
 // recordWhy is record with the change's why.
 func (s *Service) recordWhy(tx Tx, c *Contract, events []string, actor Actor, method, sessionID string, w why) error {
@@ -38,9 +42,12 @@ func (s *Service) recordWhy(tx Tx, c *Contract, events []string, actor Actor, me
 			if len(t.events) > 0 && !contains(t.events, ev) {
 				continue
 			}
-			wb := webhookBody(c, ev, actor.IN, now, t.embedded)
-			wb.Reason = w.reason
-			body, err := json.Marshal(wb)
+			b := webhookBody(c, ev, actor.IN, now, t.embedded)
+			b.Reason = w.reason
+			if w.add != nil {
+				w.add(b, t.embedded)
+			}
+			body, err := json.Marshal(b)
 			if err != nil {
 				return err
 			}

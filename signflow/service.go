@@ -57,6 +57,9 @@ type Options struct {
 	// have (sms.allowedCountryCodes), so no text goes to premium or
 	// foreign numbers by surprise; empty allows any.
 	CountryCodes []string
+	// PayLinks are the providers' pay pages that pay links lead to; empty
+	// ones are the providers' own.
+	PayLinks PayLinkHosts
 }
 
 // Service carries out every operation of the domain over a Store.

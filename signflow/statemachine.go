@@ -121,6 +121,13 @@ func (c *Contract) Complete(in string, now time.Time) ([]string, error) {
 	return []string{AuditCompleted}, nil
 }
 
+// completePaid marks an ACTIVE contract fulfilled by its last payment
+// (its template's completeWhenPaid); the caller touches it with the receipt.
+func (c *Contract) completePaid() []string {
+	c.Status = StatusCompleted
+	return []string{AuditCompleted}
+}
+
 func (c *Contract) touch(now time.Time) {
 	c.UpdatedAt = UTC(now)
 	c.Version++

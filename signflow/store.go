@@ -87,6 +87,26 @@ type Tx interface {
 	// DueTimers returns up to limit timers whose At is before the time,
 	// soonest first.
 	DueTimers(before time.Time, limit int) ([]*Timer, error)
+	// PutReceipt writes a receipt; Receipts lists a contract's receipts
+	// in the order they were made (ids are time-ordered).
+	PutReceipt(r *Receipt) error
+	Receipts(contractID string) ([]*Receipt, error)
+	// ProviderTx reads a provider's transaction by the provider's id;
+	// ContractProviderTxs lists a contract's, and ProviderTxsCreated an
+	// owner's created from one time to another (both included), in the
+	// order they were created.
+	ProviderTx(provider, id string) (*ProviderTx, error)
+	PutProviderTx(p *ProviderTx) error
+	ContractProviderTxs(provider, contractID string) ([]*ProviderTx, error)
+	ProviderTxsCreated(provider, ownerIN string, from, to time.Time) ([]*ProviderTx, error)
+	// ContractByNumber reads the contract with the number.
+	ContractByNumber(number string) (*Contract, error)
+	// Merchant is an owner's accounts with the providers; the others find
+	// it by its Payme key's SHA-256 and by its Click service id.
+	Merchant(ownerIN string) (*Merchant, error)
+	MerchantByPaymeKey(hash []byte) (*Merchant, error)
+	MerchantByClickService(serviceID string) (*Merchant, error)
+	PutMerchant(m *Merchant) error
 
 	AddAudit(e *AuditEvent) error
 	AuditEvents(contractID string) ([]*AuditEvent, error)

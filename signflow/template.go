@@ -65,6 +65,7 @@ type Template struct {
 	InitialPaymentEnabled      bool      `json:"initialPaymentEnabled"`
 	WitnessEnabled             bool      `json:"witnessEnabled"`
 	WitnessCount               int       `json:"witnessCount"`
+	CompleteWhenPaid           bool      `json:"completeWhenPaid,omitempty"`
 	Fields                     []Field   `json:"fields"`
 	Body                       Text      `json:"body"`
 	CreatedAt                  time.Time `json:"createdAt"`

@@ -29,6 +29,7 @@ type TemplateDefinition struct {
 	InitialPaymentEnabled      bool       `json:"initialPaymentEnabled" yaml:"initialPaymentEnabled"`
 	WitnessEnabled             bool       `json:"witnessEnabled" yaml:"witnessEnabled"`
 	WitnessCount               int        `json:"witnessCount" yaml:"witnessCount"`
+	CompleteWhenPaid           bool       `json:"completeWhenPaid" yaml:"completeWhenPaid"`
 	Fields                     []FieldDef `json:"fields" yaml:"fields"`
 	Body                       Text       `json:"body" yaml:"body"`
 
@@ -188,6 +189,7 @@ func (d *TemplateDefinition) Template(id string, now TimeSource) *Template {
 		InitialPaymentEnabled: d.InitialPaymentEnabled, WitnessEnabled: d.WitnessEnabled, WitnessCount: d.WitnessCount,
 		Body: d.Body, CreatedAt: at, UpdatedAt: at, Version: 1,
 	}
+	t.CompleteWhenPaid = d.CompleteWhenPaid
 	for _, f := range d.Fields {
 		fd := Field{ID: NewID(), TemplateID: id, Name: f.Name, KeyName: f.KeyName, Type: f.Type,
 			Position: or(f.Position, "BOTTOM"), ProductField: f.ProductField, Required: f.Required, Options: f.Options, CreatedAt: at, UpdatedAt: at}

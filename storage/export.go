@@ -11,7 +11,8 @@ import (
 // Kinds of record that Export gives, by the bucket that holds them. The
 // other buckets are indexes and counts, which a store rebuilds from these.
 var exportBuckets = [][]byte{bucketMeta, bucketOwners, bucketClaims, bucketTemplateVersions, bucketTemplates, bucketApps, bucketKeys,
-	bucketContracts, bucketSessions, bucketAudit, bucketDeliveries, bucketCabinetLogins, bucketCabinetSessions, bucketStamps, bucketTimers}
+	bucketContracts, bucketSessions, bucketAudit, bucketDeliveries, bucketCabinetLogins, bucketCabinetSessions, bucketStamps, bucketTimers,
+	bucketReceipts, bucketProviderTxs, bucketMerchants}
 
 // ExportCounts counts the records Export gives, by bucket name.
 func (db *DB) ExportCounts() (map[string]int, error) {

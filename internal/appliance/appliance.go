@@ -142,7 +142,9 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour,
 		Queue: a.texts, Reminders: cfg.Signing.Reminders, RemindEvery: cfg.Signing.RemindEvery,
 		CodesPerPartyPerDay: cfg.RateLimit.CodesPerPartyPerDay, WrongCodesPerPartyPerDay: cfg.RateLimit.WrongCodesPerPartyPerDay,
-		CountryCodes: cfg.SMS.CountryCodes()})
+		CountryCodes: cfg.SMS.CountryCodes(),
+
+		PayLinks: signflow.PayLinkHosts{Payme: cfg.Payments.Payme.CheckoutURL, Click: cfg.Payments.Click.PayURL}})
 	if opt.Demo {
 		if err := a.db.once("demo", func() error { return seedDemo(a.svc, a.db.store, opt.Stdout) }); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)

@@ -13,6 +13,7 @@ import (
 	"contracts/server/demo"
 	"contracts/server/embedded"
 	"contracts/server/keyapi"
+	"contracts/server/payments"
 	"contracts/server/pdf"
 	"contracts/server/pdf/pades"
 	"contracts/server/signpage"
@@ -63,6 +64,7 @@ func (d routeDeps) embedded() *echo.Echo {
 		"/v1/": "the embedded interface (bearer tokens of apps)", "/docs": "its reference", "/api-docs": "its OpenAPI document",
 		"/sign/<token>": "the signing page", "/sdk.js": "the iframe SDK", "/verify": "check a sealed PDF",
 		"/verify/<id>": "a contract's public verify page (its PDF's QR code)"}}.Register(e)
+	payments.Register(e, payments.Deps{Service: d.a.svc, Log: d.a.log})
 	return e
 }
 

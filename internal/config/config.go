@@ -30,6 +30,7 @@ type Config struct {
 	RateLimit RateLimitConfig `koanf:"ratelimit"`
 	Secrets   SecretsConfig   `koanf:"secrets"`
 	Cabinet   CabinetConfig   `koanf:"cabinet"`
+	Payments  PaymentsConfig  `koanf:"payments"`
 	Seal      SealConfig      `koanf:"seal"`
 	Log       LogConfig       `koanf:"log"`
 }
@@ -272,6 +273,17 @@ type CabinetConfig struct {
 	IdleTimeout time.Duration `koanf:"idleTimeout"`
 }
 
+// PaymentsConfig holds the hosts of the providers' pay pages that pay
+// links lead to, so that a sandbox can stand in for them.
+type PaymentsConfig struct {
+	Payme struct {
+		CheckoutURL string `koanf:"checkoutURL"`
+	} `koanf:"payme"`
+	Click struct {
+		PayURL string `koanf:"payURL"`
+	} `koanf:"click"`
+}
+
 // SealConfig is the certificate that seals every contract PDF and the
 // time-stamp authority that dates the seals (docs/sealed-documents.md).
 type SealConfig struct {
@@ -304,7 +316,7 @@ const (
 // Default is the built-in configuration. The base URLs are left empty:
 // they depend on other keys and are decided after loading (fillDerived).
 func Default() Config {
-	return Config{
+	c := Config{
 		Service: ServiceConfig{Name: "Contracts"},
 		Data: DataConfig{Dir: "./data", BatchDelay: 2 * time.Millisecond, Driver: DriverBbolt,
 			Postgres: PostgresConfig{MaxConns: 20, Timeout: 15 * time.Second}},
@@ -331,6 +343,9 @@ func Default() Config {
 		Log:     LogConfig{Level: "info", Format: "json"},
 		Cabinet: CabinetConfig{IdleTimeout: 30 * time.Minute},
 	}
+	c.Payments.Payme.CheckoutURL = "https://checkout.paycom.uz/"
+	c.Payments.Click.PayURL = "https://my.click.uz/services/pay"
+	return c
 }
 
 // fillDerived decides the values that depend on others: each public

@@ -19,7 +19,8 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("config: %s: %q is not a host:port address", key, addr)
 		}
 	}
-	for key, u := range map[string]string{"embedded.baseURL": c.Embedded.BaseURL, "key.baseURL": c.Key.BaseURL} {
+	for key, u := range map[string]string{"embedded.baseURL": c.Embedded.BaseURL, "key.baseURL": c.Key.BaseURL,
+		"payments.payme.checkoutURL": c.Payments.Payme.CheckoutURL, "payments.click.payURL": c.Payments.Click.PayURL} {
 		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 			return fmt.Errorf("config: %s: %q is not an http(s) URL", key, u)
 		}

@@ -177,14 +177,14 @@ func (c *copier) decode(bucket string, key, value []byte) (func(signflow.Tx) err
 		return put(value, func(tx signflow.Tx, v *signflow.Template) error { return tx.PutTemplate(v) })
 	case "apps":
 		return put(value, func(tx signflow.Tx, v *signflow.App) error {
-			if err := c.reseal(&v.WebhookSecretEnc, "app "+v.ID); err != nil {
+			if err := c.reseal(&v.WebhookSecretEnc, "the webhook of app "+v.ID); err != nil {
 				return err
 			}
 			return tx.PutApp(v)
 		})
 	case "keys":
 		return put(value, func(tx signflow.Tx, v *signflow.APIKey) error {
-			if err := c.reseal(&v.WebhookSecretEnc, "key "+v.ID); err != nil {
+			if err := c.reseal(&v.WebhookSecretEnc, "the webhook of key "+v.ID); err != nil {
 				return err
 			}
 			return tx.PutKey(v)
@@ -197,6 +197,24 @@ func (c *copier) decode(bucket string, key, value []byte) (func(signflow.Tx) err
 		return put(value, func(tx signflow.Tx, v *signflow.AuditEvent) error { return tx.AddAudit(v) })
 	case "deliveries":
 		return put(value, func(tx signflow.Tx, v *signflow.Delivery) error { return tx.AddDelivery(v) })
+	case "receipts":
+		return put(value, func(tx signflow.Tx, v *signflow.Receipt) error { return tx.PutReceipt(v) })
+	case "provider_txs":
+		return put(value, func(tx signflow.Tx, v *signflow.ProviderTx) error { return tx.PutProviderTx(v) })
+	case "merchants":
+		return put(value, func(tx signflow.Tx, v *signflow.Merchant) error {
+			if v.Payme != nil {
+				if err := c.reseal(&v.Payme.KeyEnc, "the Payme account of owner "+v.OwnerIN); err != nil {
+					return err
+				}
+			}
+			if v.Click != nil {
+				if err := c.reseal(&v.Click.SecretEnc, "the Click account of owner "+v.OwnerIN); err != nil {
+					return err
+				}
+			}
+			return tx.PutMerchant(v)
+		})
 	case "cabinet_logins":
 		return put(value, func(tx signflow.Tx, v *signflow.CabinetLogin) error { return tx.PutCabinetLogin(v) })
 	case "cabinet_sessions":
@@ -232,7 +250,7 @@ func (c *copier) reseal(enc *[]byte, owner string) error {
 	}
 	plain, err := c.opt.FromSealer.Open(*enc)
 	if err != nil {
-		return fmt.Errorf("the webhook secret of %s does not open with the bbolt side's master key: give the key the bbolt appliance ran with (--from-master-key)", owner)
+		return fmt.Errorf("the secret of %s does not open with the bbolt side's master key: give the key the bbolt appliance ran with (--from-master-key)", owner)
 	}
 	sealed, err := c.opt.ToSealer.Seal(plain)
 	if err != nil {

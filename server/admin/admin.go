@@ -46,6 +46,7 @@ func Register(e *echo.Echo, d Deps) {
 	e.GET("/metrics", echo.WrapHandler(d.Metrics.Handler()))
 	g := e.Group("/admin/v1", h.auth)
 	g.POST("/owners", h.createOwner)
+	g.POST("/owners/:in/payments", h.setMerchant)
 	g.POST("/templates", h.createTemplate)
 	g.PUT("/templates/:id", h.updateTemplate)
 	g.POST("/templates/:id/publish", h.publishTemplate)

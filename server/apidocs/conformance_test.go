@@ -183,6 +183,17 @@ func TestEmbeddedConformance(t *testing.T) {
 	a.expect(404, "GET", "/v1/sign-sessions/"+signflow.NewID(), nil)
 
 	sign(t, w, id, fixture.OwnerIN)
+	a.expect(200, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 200.5, "paidAt": "2026-11-22T08:00:00Z",
+		"method": "CASH", "reference": "PKO-1"})
+	a.expect(400, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 5000, "paidAt": "2026-11-22T08:00:00Z", "method": "BANK"})
+	a.expect(200, "GET", "/v1/contracts/"+id+"/payments", nil)
+	a.expect(400, "POST", "/v1/contracts/"+id+"/payment-links", map[string]any{"provider": "PAYME"}) // a USD contract
+	uzs := a.expect(200, "POST", "/v1/contracts", map[string]any{"templateId": w.Template.ID, "buyerIn": fixture.CustomerIN, "price": 1000, "currency": "UZS"})["id"].(string)
+	sign(t, w, uzs, fixture.CustomerIN, fixture.OwnerIN)
+	if _, err := w.Service.SetMerchant(fixture.OwnerIN, &signflow.MerchantInput{Payme: &signflow.PaymeInput{MerchantID: "m", Key: "k"}}); err != nil {
+		t.Fatal(err)
+	}
+	a.expect(200, "POST", "/v1/contracts/"+uzs+"/payment-links", map[string]any{"provider": "PAYME", "amount": 250.5})
 	if c := a.expect(200, "POST", "/v1/contracts/"+id+"/complete", nil); c["status"] != "COMPLETED" {
 		t.Errorf("completed: %v", c["status"])
 	}
@@ -259,6 +270,15 @@ func TestKeyConformance(t *testing.T) {
 	a.expect(400, "GET", "/v1/clients/12", nil)
 
 	sign(t, w, id, fixture.CustomerIN, fixture.OwnerIN)
+	a.expect(200, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 50000, "paidAt": "2026-11-22T08:00:00Z",
+		"method": "CARD", "reference": "slip 7"})
+	a.expect(400, "POST", "/v1/contracts/"+id+"/payments", map[string]any{"amount": 1, "paidAt": "2027-11-22T08:00:00Z", "method": "CARD"})
+	a.expect(200, "GET", "/v1/contracts/"+id+"/payments", nil)
+	if _, err := w.Service.SetMerchant(fixture.OwnerIN, &signflow.MerchantInput{Click: &signflow.ClickInput{ServiceID: "1", MerchantID: "2", SecretKey: "s"}}); err != nil {
+		t.Fatal(err)
+	}
+	a.expect(200, "POST", "/v1/contracts/"+id+"/payment-links", map[string]any{"provider": "CLICK", "returnUrl": "https://shop.example/paid"})
+	a.expect(400, "POST", "/v1/contracts/"+id+"/payment-links", map[string]any{"provider": "PAYME"})
 	a.expect(200, "POST", "/v1/contracts/"+id+"/complete", nil)
 	a.expect(400, "POST", "/v1/contracts/"+id+"/complete", nil)
 	a.expect(200, "POST", "/v1/contracts/"+other+"/cancel", nil)

@@ -19,11 +19,13 @@ var routes = map[string][]string{
 		"GET /v1/templates/{templateId}/fields", "POST /v1/contracts", "GET /v1/contracts/{id}",
 		"GET /v1/contracts/{id}/pdf", "POST /v1/contracts/{id}/sign-sessions", "GET /v1/sign-sessions/{id}",
 		"POST /v1/contracts/{id}/cancel", "POST /v1/contracts/{id}/complete",
+		"GET /v1/contracts/{id}/payments", "POST /v1/contracts/{id}/payments", "POST /v1/contracts/{id}/payment-links",
 	},
 	"key": {
 		"GET /v1/me", "GET /v1/templates", "GET /v1/templates/{templateId}/fields", "POST /v1/contracts",
 		"GET /v1/contracts", "GET /v1/contracts/{id}", "GET /v1/contracts/{id}/pdf", "GET /v1/clients/{in}",
 		"POST /v1/contracts/{id}/cancel", "POST /v1/contracts/{id}/complete",
+		"GET /v1/contracts/{id}/payments", "POST /v1/contracts/{id}/payments", "POST /v1/contracts/{id}/payment-links",
 	},
 }
 

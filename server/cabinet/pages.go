@@ -23,7 +23,8 @@ type pageData struct {
 	Party                                  *whoView // the logged-in party; nil on the login page
 	Login                                  *loginView
 	List                                   *listView
-	Doc                                    *docView // nil with List and Login nil too: the contract is not found
+	Doc                                    *docView    // nil with List and Login nil too: the contract is not found
+	Ledger                                 *ledgerView // the contract's payments, once it is in force
 	Config                                 pageConfig
 }
 
@@ -142,6 +143,9 @@ func (h *handler) contract(c echo.Context) error {
 		return err
 	}
 	d.Doc = h.docOf(v, audit, s.IN, lang, d.T)
+	if d.Ledger, err = h.ledgerOf(s, v, d.T); err != nil {
+		return err
+	}
 	d.Title = d.Doc.Title + " · " + d.Doc.NumberText
 	d.Config.View, d.Config.ContractID, d.Config.Flow = "contract", v.ID, d.Doc.Flow
 	d.Config.Witnessed = len(v.Witnesses) > 0

@@ -60,6 +60,7 @@ func Register(e *echo.Echo, d Deps) {
 	e.GET("/console/contracts/:id", h.contract, h.page)
 	e.GET("/console/contracts/:id/pdf", h.contractPDF, h.page)
 	e.POST("/console/contracts/:id/cancel", h.cancel, h.page)
+	e.POST("/console/contracts/:id/payments", h.recordPayment, h.page)
 
 	e.GET("/console/templates", h.templates, h.page)
 	e.POST("/console/templates", h.saveTemplate, h.page)
@@ -73,6 +74,7 @@ func Register(e *echo.Echo, d Deps) {
 
 	e.GET("/console/owners", h.owners, h.page)
 	e.POST("/console/owners", h.createOwner, h.page)
+	e.POST("/console/owners/payments", h.setMerchant, h.page)
 
 	e.GET("/console/apps", h.apps, h.page)
 	e.POST("/console/apps", h.createApp, h.page)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"contracts/server"
 	"contracts/server/document"
@@ -83,6 +84,7 @@ type contractView struct {
 	Deliveries string
 	CancelURL  string
 	BackURL    string
+	Ledger     *ledgerView // nil before the contract is in force
 }
 
 type pdfLink struct{ Lang, Label, URL string }
@@ -92,6 +94,9 @@ func (h *handler) contract(c echo.Context) error {
 	d := h.start(c, "/console/contracts", "nav.contracts")
 	if c.QueryParam("cancelled") == "1" {
 		d.Notice = d.T["cancelledNotice"]
+	}
+	if c.QueryParam("paid") == "1" {
+		d.Notice = d.T["payment.recordedNotice"]
 	}
 	return h.contractPage(c, d, http.StatusOK)
 }
@@ -112,6 +117,13 @@ func (h *handler) contractPage(c echo.Context, d *pageData, status int) error {
 		CanCancel: v.Status == signflow.StatusCreated, CancelURL: "/console/contracts/" + v.ID + "/cancel",
 		Deliveries: "/console/deliveries?contract=" + v.ID}
 	cv.Confirming = cv.CanCancel && c.QueryParam("confirm") == "cancel"
+	if v.ActivatedAt() != nil {
+		l, err := h.svc.AdminLedger(v.ID)
+		if err != nil {
+			return err
+		}
+		cv.Ledger = ledgerOf(d.T, v.Contract, l, h.svc.Now().UTC().Format(time.DateOnly))
+	}
 	for _, l := range signflow.Languages {
 		cv.PDF = append(cv.PDF, pdfLink{Lang: l, Label: "PDF " + l, URL: "/console/contracts/" + v.ID + "/pdf?lang=" + l})
 	}

@@ -13,14 +13,16 @@ import (
 
 // ownersView is the owners page: the list and the form of a new owner.
 type ownersView struct {
-	Rows  []ownerRow
-	Form  signflow.Client // the form's values (kept after a refusal)
-	Types []option
+	Rows     []ownerRow
+	Form     signflow.Client // the form's values (kept after a refusal)
+	Types    []option
+	Payments *merchantsView
 }
 
 type ownerRow struct {
 	IN, IDLabel, Name, TypeText, Phone, Created string
 	Apps, Keys                                  int
+	Payments                                    string // the owner's provider accounts, "" for none
 }
 
 // owners is GET /console/owners.
@@ -34,6 +36,9 @@ func (h *handler) owners(c echo.Context) error {
 		d.Notice = d.T.F("owner.updated", "in", q.Get("updated"), "fields", q.Get("changed"))
 	case q.Get("unchanged") != "":
 		d.Notice = d.T.F("owner.unchanged", "in", q.Get("unchanged"))
+	}
+	if in := c.QueryParam("payments"); in != "" {
+		d.Notice = d.T.F("payment.accountsSaved", "in", in)
 	}
 	return h.ownersPage(c, d, &signflow.Client{Type: signflow.ClientCompany}, http.StatusOK)
 }
@@ -52,6 +57,9 @@ func (h *handler) ownersPage(c echo.Context, d *pageData, form *signflow.Client,
 		return err
 	}
 	v := &ownersView{Form: *form}
+	if v.Payments, err = h.merchantsOf(owners, c.FormValue("owner")); err != nil {
+		return err
+	}
 	for _, typ := range []string{signflow.ClientCompany, signflow.ClientIndividual} {
 		v.Types = append(v.Types, option{Value: typ, Label: d.T["clientType."+typ], Selected: form.Type == typ})
 	}
@@ -68,6 +76,7 @@ func (h *handler) ownersPage(c echo.Context, d *pageData, form *signflow.Client,
 				row.Keys++
 			}
 		}
+		row.Payments = v.Payments.Accounts[o.IN]
 		v.Rows = append(v.Rows, row)
 	}
 	d.Page = v

@@ -29,6 +29,10 @@ func TestScopeMatrix(t *testing.T) {
 		{Method: "GET", Path: "/v1/sign-sessions/" + sid, Scope: signflow.ScopeContractsSign},
 		{Method: "POST", Path: "/v1/contracts/" + id + "/complete", Scope: signflow.ScopeContractsWrite},
 		{Method: "POST", Path: "/v1/contracts/" + id + "/cancel", Scope: signflow.ScopeContractsWrite},
+		{Method: "GET", Path: "/v1/contracts/" + id + "/payments", Scope: signflow.ScopeContractsRead},
+		{Method: "POST", Path: "/v1/contracts/" + id + "/payments", Scope: signflow.ScopeContractsWrite,
+			Body: map[string]any{"amount": 1, "paidAt": "2026-11-22T08:00:00Z", "method": "CASH"}},
+		{Method: "POST", Path: "/v1/contracts/" + id + "/payment-links", Scope: signflow.ScopeContractsRead, Body: map[string]any{"provider": "PAYME"}},
 	})
 	// The scope check comes before the body is read.
 	tok := e.token(e.app([]string{signflow.ScopeContractsRead}))

@@ -91,6 +91,9 @@ func (h *handler) routes() []route {
 		{http.MethodGet, "/v1/contracts/:id/pdf", signflow.ScopeContractsRead, h.contractPDF},
 		{http.MethodPost, "/v1/contracts/:id/cancel", signflow.ScopeContractsWrite, h.cancelContract},
 		{http.MethodPost, "/v1/contracts/:id/complete", signflow.ScopeContractsWrite, h.completeContract},
+		{http.MethodGet, "/v1/contracts/:id/payments", signflow.ScopeContractsRead, h.ledger},
+		{http.MethodPost, "/v1/contracts/:id/payments", signflow.ScopeContractsWrite, h.recordPayment},
+		{http.MethodPost, "/v1/contracts/:id/payment-links", signflow.ScopeContractsRead, h.payLink},
 		{http.MethodPost, "/v1/contracts/:id/sign-sessions", signflow.ScopeContractsSign, h.openSession},
 		{http.MethodGet, "/v1/sign-sessions/:id", signflow.ScopeContractsSign, h.getSession},
 	}

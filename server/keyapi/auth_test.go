@@ -89,6 +89,10 @@ func TestScopeMatrix(t *testing.T) {
 		{Method: "GET", Path: "/v1/contracts/" + id + "/pdf", Scope: signflow.ScopeContractsRead},
 		{Method: "POST", Path: "/v1/contracts/" + id + "/complete", Scope: signflow.ScopeContractsWrite},
 		{Method: "POST", Path: "/v1/contracts/" + id + "/cancel", Scope: signflow.ScopeContractsWrite},
+		{Method: "GET", Path: "/v1/contracts/" + id + "/payments", Scope: signflow.ScopeContractsRead},
+		{Method: "POST", Path: "/v1/contracts/" + id + "/payments", Scope: signflow.ScopeContractsWrite,
+			Body: map[string]any{"amount": 1, "paidAt": "2026-11-22T08:00:00Z", "method": "CASH"}},
+		{Method: "POST", Path: "/v1/contracts/" + id + "/payment-links", Scope: signflow.ScopeContractsRead, Body: map[string]any{"provider": "PAYME"}},
 		{Method: "GET", Path: "/v1/clients/" + fixture.CustomerIN, Scope: signflow.ScopeClientsRead},
 		{Method: "GET", Path: "/v1/me"},
 	})

@@ -69,5 +69,8 @@ func Register(e *echo.Echo, d Deps) {
 	e.GET("/v1/contracts/:id/pdf", h.contractPDF, with(signflow.ScopeContractsRead)...)
 	e.POST("/v1/contracts/:id/cancel", h.cancelContract, post(signflow.ScopeContractsWrite)...)
 	e.POST("/v1/contracts/:id/complete", h.completeContract, post(signflow.ScopeContractsWrite)...)
+	e.GET("/v1/contracts/:id/payments", h.ledger, with(signflow.ScopeContractsRead)...)
+	e.POST("/v1/contracts/:id/payments", h.recordPayment, post(signflow.ScopeContractsWrite)...)
+	e.POST("/v1/contracts/:id/payment-links", h.payLink, post(signflow.ScopeContractsRead)...)
 	e.GET("/v1/clients/:in", h.readClient, with(signflow.ScopeClientsRead)...)
 }

@@ -11,7 +11,8 @@ import (
 var recordTables = map[string]string{"meta": "meta", "owners": "owners", "claims": "claims", "templates": "templates",
 	"template_versions": "template_versions",
 	"apps":              "apps", "keys": "api_keys", "contracts": "contracts", "sessions": "sessions", "audit": "audit",
-	"deliveries": "deliveries", "cabinet_logins": "cabinet_logins", "cabinet_sessions": "cabinet_sessions", "stamps": "stamps", "timers": "timers"}
+	"deliveries": "deliveries", "cabinet_logins": "cabinet_logins", "cabinet_sessions": "cabinet_sessions", "stamps": "stamps", "timers": "timers",
+	"receipts": "receipts", "provider_txs": "provider_txs", "merchants": "merchants"}
 
 // RecordCounts counts the rows of each table of records, by the name of
 // the bbolt bucket that holds the same records (storage.DB.ExportCounts).

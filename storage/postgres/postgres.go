@@ -33,6 +33,9 @@
 //	cabinet_sessions    token_hash, expires_ns
 //	requests            caller, key, expires_ns: idempotency keys (requests.go; made at open)
 //	timers              kind, subject, due_ns: deadlines and reminders (timers.go; made at open)
+//	receipts            contract_id, id: the ledgers' receipts (made at open, payments.go)
+//	provider_txs        provider, id, owner_in, contract_id, created_ns: Payme's and Click's transactions (made at open)
+//	merchants           owner_in, payme_key_hash, click_service_id: owners' provider accounts (made at open)
 //
 // Times that are compared (expiry, purge, due) are unix nanoseconds, as
 // exact as the records' own times.

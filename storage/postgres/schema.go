@@ -168,6 +168,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if _, err := conn.Exec(ctx, openTables+";"+requestsTable+timersTable); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
+	if _, err := conn.Exec(ctx, paymentTables); err != nil {
+		return fmt.Errorf("postgres: payment tables: %w", err)
+	}
 	return nil
 }
 

@@ -89,6 +89,9 @@ func Run(t *testing.T, e Engine) {
 		{"IdempotencyKeys", testRequests},
 		{"IdempotencyClaimsRace", testRequestsRace},
 		{"Timers", testTimers},
+		{"Receipts", testReceipts},
+		{"ProviderTxs", testProviderTxs},
+		{"Merchants", testMerchants},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })

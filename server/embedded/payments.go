@@ -1,0 +1,24 @@
+package embedded
+
+import (
+	"contracts/server/wire"
+
+	"github.com/labstack/echo/v4"
+)
+
+// ledger is GET /v1/contracts/{id}/payments, money in major units.
+func (h *handler) ledger(c echo.Context) error {
+	return wire.LedgerAnswer(c, h.svc, access(c), wire.Major)
+}
+
+// recordPayment is POST /v1/contracts/{id}/payments: the seller records
+// money received.
+func (h *handler) recordPayment(c echo.Context) error {
+	return wire.RecordPayment(c, h.svc, access(c), wire.Major)
+}
+
+// payLink is POST /v1/contracts/{id}/payment-links: a link to Payme's or
+// Click's pay page.
+func (h *handler) payLink(c echo.Context) error {
+	return wire.PayLink(c, h.svc, access(c), wire.Major)
+}
