@@ -85,6 +85,7 @@ func Run(t *testing.T, e Engine) {
 		{"DeliveriesByStatus", testDeliveriesByStatus},
 		{"Stamps", testStamps},
 		{"TemplateVersions", testTemplateVersions},
+		{"WitnessLookups", testWitnessLookups},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
