@@ -164,14 +164,9 @@ func (c *Client) FillEmpty(from *Client) bool {
 	return changed
 }
 
-// SetGiven copies into c every field that from gives, replacing what c
-// holds; fields from leaves empty stay. It reports whether anything changed.
-func (c *Client) SetGiven(from *Client) bool {
-	return len(c.SetGivenFields(from)) > 0
-}
-
-// SetGivenFields is SetGiven naming the fields it changed, by their JSON
-// names, so that an administrator is told what an update did.
+// SetGivenFields copies into c every field that from gives, replacing what
+// c holds; fields from leaves empty stay. It names the fields it changed,
+// by their JSON names, so that an administrator is told what an update did.
 func (c *Client) SetGivenFields(from *Client) []string {
 	var changed []string
 	set := func(name string, dst *string, src string) {

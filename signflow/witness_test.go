@@ -125,7 +125,11 @@ func TestWitnessesSign(t *testing.T) {
 // creator's tenant holds of someone who is not a party, given once; a
 // witness cannot reject, and only the creator's tenant opens its sessions.
 func TestWitnessRefusals(t *testing.T) {
-	w := newWitnessed(t, nil)
+	eachEngine(t, func(t *testing.T, e engine) { testWitnessRefusals(t, e) })
+}
+
+func testWitnessRefusals(t *testing.T, e engine) {
+	w := newWitnessed(t, e.open(t))
 	other := fixture.MustClaim(t, w.Service, fixture.OtherIN, &signflow.Client{IN: "51111111111111", FirstName: "X", LastName: "Y", Phone: "998907000009"})
 	buyerClaim, err := w.Service.FindClient(w.app, fixture.CustomerIN)
 	if err != nil {

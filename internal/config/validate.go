@@ -139,8 +139,8 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if c.EIMZO.VerifyURL != "" {
-		if p, err := url.Parse(c.EIMZO.VerifyURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			return fmt.Errorf("config: eimzo.verifyURL: %q is not an absolute http(s) URL", c.EIMZO.VerifyURL)
+		if err := absoluteURL("eimzo.verifyURL", c.EIMZO.VerifyURL); err != nil {
+			return err
 		}
 	}
 	if c.Secrets.MasterKey != "" && len(c.Secrets.MasterKey) < 32 {
@@ -164,9 +164,7 @@ func (s SealConfig) validate() error {
 		}
 	}
 	if s.TSAURL != "" {
-		if p, err := url.Parse(s.TSAURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			return fmt.Errorf("config: seal.tsaURL: %q is not an absolute http(s) URL", s.TSAURL)
-		}
+		return absoluteURL("seal.tsaURL", s.TSAURL)
 	}
 	return nil
 }

@@ -16,9 +16,6 @@ type dict = i18n.Dict
 // page, and the cabinet's own.
 func tr(lang string) dict { return i18n.Cabinet.For(lang) }
 
-// languageNames are the names of the languages in themselves.
-var languageNames = map[string]string{"uz": "Oʻzbekcha", "ru": "Русский", "en": "English"}
-
 // requestLang is the page language: ?lang=, then the party's remembered
 // choice, then Accept-Language, then Uzbek.
 func requestLang(c echo.Context) string {

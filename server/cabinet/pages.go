@@ -3,11 +3,11 @@ package cabinet
 import (
 	"bytes"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 
 	"contracts/server/document"
+	"contracts/server/i18n"
 	"contracts/server/static"
 	"contracts/server/wire"
 	"contracts/signflow"
@@ -19,7 +19,7 @@ import (
 type pageData struct {
 	Lang, Title, ServiceName, AssetVersion string
 	T                                      dict
-	Langs                                  []langLink
+	Langs                                  []i18n.LangLink
 	Party                                  *whoView // the logged-in party; nil on the login page
 	Login                                  *loginView
 	List                                   *listView
@@ -35,11 +35,6 @@ func (d *pageData) Creator() bool { return d.Doc != nil && d.Doc.Creator }
 
 // whoView names the logged-in party in the page's header.
 type whoView struct{ Name, IDLabel, IN string }
-
-type langLink struct {
-	Code, Name, URL string
-	Current         bool
-}
 
 type loginView struct{ Ended bool }
 
@@ -171,15 +166,7 @@ func (h *handler) pdf(c echo.Context) error {
 func (h *handler) data(c echo.Context, lang string, s *signflow.CabinetSession, token string) (*pageData, error) {
 	t := tr(lang)
 	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.files.Version, Config: pageConfig{T: t}}
-	for _, l := range signflow.Languages {
-		q := url.Values{}
-		for k, vs := range c.QueryParams() {
-			q[k] = vs
-		}
-		q.Set("lang", l)
-		d.Langs = append(d.Langs, langLink{Code: l, Name: languageNames[l], Current: l == lang,
-			URL: c.Request().URL.Path + "?" + q.Encode()})
-	}
+	d.Langs = i18n.LangLinks(c.Request().URL.Path, c.QueryParams(), lang)
 	if s != nil {
 		client, err := h.cab.Party(s)
 		if err != nil {

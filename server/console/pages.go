@@ -1,10 +1,7 @@
 package console
 
 import (
-	"net/url"
-
 	"contracts/server/i18n"
-	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
 )
@@ -13,7 +10,7 @@ import (
 type pageData struct {
 	Lang, Title, ServiceName, AssetVersion string
 	T                                      i18n.Dict
-	Langs                                  []langLink
+	Langs                                  []i18n.LangLink
 	Nav                                    []navLink // empty on the login page
 	CSRF                                   string
 	Notice, Error                          string // what the last act did, or why it was refused
@@ -21,18 +18,10 @@ type pageData struct {
 	Page                                   any // the page's own view
 }
 
-type langLink struct {
-	Code, Name, URL string
-	Current         bool
-}
-
 type navLink struct {
 	Label, URL string
 	Current    bool
 }
-
-// languageNames are the names of the languages in themselves.
-var languageNames = map[string]string{"uz": "Oʻzbekcha", "ru": "Русский", "en": "English"}
 
 // sections are the navigation's pages: key of the label, path.
 var sections = []struct{ key, path string }{
@@ -47,18 +36,11 @@ func (h *handler) data(c echo.Context, s *session, section string) *pageData {
 	lang := h.pageLang(c)
 	t := i18n.Console.For(lang)
 	d := &pageData{Lang: lang, T: t, ServiceName: h.serviceName, AssetVersion: h.files.Version}
-	for _, l := range signflow.Languages {
-		q := url.Values{}
-		for k, vs := range c.QueryParams() {
-			q[k] = vs
-		}
-		q.Set("lang", l)
-		path := c.Request().URL.Path
-		if c.Request().Method != "GET" {
-			path = section // a page answering a form links back to its section
-		}
-		d.Langs = append(d.Langs, langLink{Code: l, Name: languageNames[l], Current: l == lang, URL: path + "?" + q.Encode()})
+	path := c.Request().URL.Path
+	if c.Request().Method != "GET" {
+		path = section // a page answering a form links back to its section
 	}
+	d.Langs = i18n.LangLinks(path, c.QueryParams(), lang)
 	if s != nil {
 		d.CSRF = s.csrf
 		for _, sec := range sections {

@@ -46,7 +46,7 @@ type Answer struct {
 type uploadView struct {
 	Lang, Title, Fingerprint, Version string
 	T                                 i18n.Dict
-	Langs                             []langLink
+	Langs                             []i18n.LangLink
 	Checked                           bool   // a file was examined
 	Error                             string // the upload could not be read
 	Good, Partly                      bool   // intact; sealed revision intact but followed by more
@@ -61,7 +61,7 @@ type uploadView struct {
 func newUploadView(c echo.Context, fingerprint string) uploadView {
 	lang := langOf(c)
 	t := i18n.Verify.For(lang)
-	return uploadView{Lang: lang, Title: t["checkTitle"], T: t, Fingerprint: fingerprint, Version: files.Version, Langs: langLinks(c, lang)}
+	return uploadView{Lang: lang, Title: t["checkTitle"], T: t, Fingerprint: fingerprint, Version: files.Version, Langs: i18n.LangLinks(c.Request().URL.Path, c.QueryParams(), lang)}
 }
 
 // form serves GET /verify: the upload form alone.

@@ -65,34 +65,14 @@ func Register(e *echo.Echo, d Deps) {
 type view struct {
 	Lang, Title, Fingerprint, Version string
 	T                                 i18n.Dict
-	Langs                             []langLink
+	Langs                             []i18n.LangLink
 	Doc                               *document.Doc // nil: no contract matches the link
-}
-
-// langLink is one language of the switcher: the same page in it.
-type langLink struct {
-	Code, Name, URL string
-	Current         bool
-}
-
-// langNames name each language in itself.
-var langNames = map[string]string{"uz": "Oʻzbekcha", "ru": "Русский", "en": "English"}
-
-// langLinks are the page at its own address in each language.
-func langLinks(c echo.Context, lang string) []langLink {
-	var out []langLink
-	for _, l := range signflow.Languages {
-		q := c.Request().URL.Query()
-		q.Set("lang", l)
-		out = append(out, langLink{Code: l, Name: langNames[l], URL: c.Request().URL.Path + "?" + q.Encode(), Current: l == lang})
-	}
-	return out
 }
 
 func page(c echo.Context, svc *signflow.Service, fingerprint string) error {
 	lang := langOf(c)
 	t := i18n.Verify.For(lang)
-	out := view{Lang: lang, Title: t["verifyTitle"], T: t, Version: files.Version, Fingerprint: fingerprint, Langs: langLinks(c, lang)}
+	out := view{Lang: lang, Title: t["verifyTitle"], T: t, Version: files.Version, Fingerprint: fingerprint, Langs: i18n.LangLinks(c.Request().URL.Path, c.QueryParams(), lang)}
 	v, err := svc.Verify(c.Param("id"), c.QueryParam("h"))
 	if signflow.ErrorCode(err) == signflow.ENOTFOUND {
 		return render(c, http.StatusNotFound, tmpl, out, "")

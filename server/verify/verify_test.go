@@ -9,6 +9,7 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/server"
+	"contracts/server/i18n"
 	"contracts/signflow"
 
 	"github.com/rs/zerolog"
@@ -101,7 +102,7 @@ func TestVerifyPageLanguage(t *testing.T) {
 				t.Errorf("no switcher link %s in\n%s", want, body)
 			}
 		}
-		if !strings.Contains(body, `lang="`+s.lang+`" title="`+langNames[s.lang]+`" aria-current="true"`) {
+		if !strings.Contains(body, `lang="`+s.lang+`" title="`+i18n.LanguageNames[s.lang]+`" aria-current="true"`) {
 			t.Errorf("the switcher does not mark %s as current", s.lang)
 		}
 	}

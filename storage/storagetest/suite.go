@@ -92,6 +92,7 @@ func Run(t *testing.T, e Engine) {
 		{"Receipts", testReceipts},
 		{"ProviderTxs", testProviderTxs},
 		{"Merchants", testMerchants},
+		{"WitnessLookups", testWitnessLookups},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, e) })
