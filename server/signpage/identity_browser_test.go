@@ -111,11 +111,12 @@ func TestBrowserIdentityPollsWhenThePopupCannotTell(t *testing.T) {
 
 // popupOf attaches to the page the test's tab opened. Attaching fails
 // while the popup swaps processes on its way to the provider: it tries
-// again.
+// again, for long enough that a machine busy with the race detector's
+// whole suite still gets there.
 func popupOf(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
 	tab := chromedp.FromContext(ctx).Target.TargetID
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	var last error
 	for {
 		infos, err := chromedp.Targets(ctx)
