@@ -274,8 +274,12 @@ type CabinetConfig struct {
 }
 
 // PaymentsConfig holds the hosts of the providers' pay pages that pay
-// links lead to, so that a sandbox can stand in for them.
+// links lead to, so that a sandbox can stand in for them, and the payment
+// reminders.
 type PaymentsConfig struct {
+	// RemindBefore is how long before each open item of an ACTIVE
+	// contract's schedule its buyer is texted (0: never).
+	RemindBefore time.Duration `koanf:"remindBefore"`
 	Payme struct {
 		CheckoutURL string `koanf:"checkoutURL"`
 	} `koanf:"payme"`
