@@ -145,7 +145,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		CodesPerPartyPerDay: cfg.RateLimit.CodesPerPartyPerDay, WrongCodesPerPartyPerDay: cfg.RateLimit.WrongCodesPerPartyPerDay,
 		CountryCodes: cfg.SMS.CountryCodes(),
 
-		PayLinks: signflow.PayLinkHosts{Payme: cfg.Payments.Payme.CheckoutURL, Click: cfg.Payments.Click.PayURL},
+		PayLinks:            signflow.PayLinkHosts{Payme: cfg.Payments.Payme.CheckoutURL, Click: cfg.Payments.Click.PayURL},
 		PaymentRemindBefore: cfg.Payments.RemindBefore, CabinetURL: cfg.Key.BaseURL + "/cabinet", Money: document.TextMoney})
 	if opt.Demo {
 		if err := a.db.once("demo", func() error { return seedDemo(a.svc, a.db.store, opt.Stdout) }); err != nil {

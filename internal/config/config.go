@@ -280,7 +280,7 @@ type PaymentsConfig struct {
 	// RemindBefore is how long before each open item of an ACTIVE
 	// contract's schedule its buyer is texted (0: never).
 	RemindBefore time.Duration `koanf:"remindBefore"`
-	Payme struct {
+	Payme        struct {
 		CheckoutURL string `koanf:"checkoutURL"`
 	} `koanf:"payme"`
 	Click struct {
