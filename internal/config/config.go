@@ -277,15 +277,15 @@ type CabinetConfig struct {
 // links lead to, so that a sandbox can stand in for them, and the payment
 // reminders.
 type PaymentsConfig struct {
-	// RemindBefore is how long before each open item of an ACTIVE
-	// contract's schedule its buyer is texted (0: never).
-	RemindBefore time.Duration `koanf:"remindBefore"`
-	Payme        struct {
+	Payme struct {
 		CheckoutURL string `koanf:"checkoutURL"`
 	} `koanf:"payme"`
 	Click struct {
 		PayURL string `koanf:"payURL"`
 	} `koanf:"click"`
+	// RemindBefore is how long before each open item of an ACTIVE
+	// contract's schedule its buyer is texted (0: never).
+	RemindBefore time.Duration `koanf:"remindBefore"`
 }
 
 // SealConfig is the certificate that seals every contract PDF and the
