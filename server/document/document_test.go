@@ -69,7 +69,7 @@ func TestSettledWords(t *testing.T) {
 		"party.":  {signflow.PartyPending, signflow.PartyAccepted, signflow.PartyRejected, signflow.PartyCancelled},
 		"method.": {signflow.MethodOTP, signflow.MethodMyID, signflow.MethodAbleID, signflow.MethodEIMZO, signflow.ConfirmCabinet},
 		"event.": append([]string{signflow.AuditCompleted, signflow.AuditSessionOpened, signflow.AuditCodeSent, signflow.AuditCodeWrong,
-			signflow.AuditSessionClosed, signflow.AuditLinkSent, signflow.AuditReminderSent}, signflow.WebhookEvents...)}
+			signflow.AuditSessionClosed, signflow.AuditLinkSent, signflow.AuditReminderSent, signflow.AuditPaymentReminderSent}, signflow.WebhookEvents...)}
 	for _, lang := range signflow.Languages {
 		for prefix, codes := range families {
 			for _, code := range codes {
