@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"contracts/internal/config"
@@ -146,7 +147,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		CountryCodes: cfg.SMS.CountryCodes(),
 
 		PayLinks:            signflow.PayLinkHosts{Payme: cfg.Payments.Payme.CheckoutURL, Click: cfg.Payments.Click.PayURL},
-		PaymentRemindBefore: cfg.Payments.RemindBefore, CabinetURL: cfg.Key.BaseURL + "/cabinet", Money: document.TextMoney})
+		PaymentRemindBefore: cfg.Payments.RemindBefore, CabinetURL: strings.TrimRight(cfg.Key.BaseURL, "/") + "/cabinet", Money: document.TextMoney})
 	if opt.Demo {
 		if err := a.db.once("demo", func() error { return seedDemo(a.svc, a.db.store, opt.Stdout) }); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)

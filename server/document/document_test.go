@@ -33,6 +33,10 @@ func TestMoney(t *testing.T) {
 		if got := Money(tt.minor, tt.currency); got != tt.want {
 			t.Errorf("Money(%d, %q) = %q, want %q", tt.minor, tt.currency, got, tt.want)
 		}
+		// A text has plain spaces, which every phone's alphabet has.
+		if got, want := TextMoney(tt.minor, tt.currency), strings.ReplaceAll(tt.want, nb, " "); got != want {
+			t.Errorf("TextMoney(%d, %q) = %q, want %q", tt.minor, tt.currency, got, want)
+		}
 	}
 }
 
