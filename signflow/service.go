@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"fmt"
 	"hash"
 	"io"
 	"sync"
@@ -60,6 +61,15 @@ type Options struct {
 	// PayLinks are the providers' pay pages that pay links lead to; empty
 	// ones are the providers' own.
 	PayLinks PayLinkHosts
+	// PaymentRemindBefore is how long before each open item of an ACTIVE
+	// contract's ledger falls due its buyer is texted; 0 sends none.
+	PaymentRemindBefore time.Duration
+	// CabinetURL is the cabinet's address on the key listener, where a
+	// payment reminder leads when the seller takes no payments online.
+	CabinetURL string
+	// Money prints an amount in minor units with its currency for a text;
+	// nil prints "150000.00 UZS".
+	Money func(minor int64, currency string) string
 }
 
 // Service carries out every operation of the domain over a Store.
@@ -94,6 +104,11 @@ func NewService(store Store, opt Options) *Service {
 	opt.Methods[MethodOTP] = true
 	if opt.Texts == nil {
 		opt.Texts = DefaultSMSTexts()
+	}
+	if opt.Money == nil {
+		opt.Money = func(minor int64, currency string) string {
+			return fmt.Sprintf("%d.%02d %s", minor/100, minor%100, currency)
+		}
 	}
 	if opt.Queue == nil {
 		opt.Queue = inlineTexts{opt.SMS}

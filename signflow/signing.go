@@ -119,6 +119,11 @@ func (s *Service) completeSignature(tx Tx, sess *SignSession, c *Contract, actor
 	if err != nil {
 		return err
 	}
+	if c.Status == StatusActive {
+		if err := s.schedulePaymentReminders(tx, c, UTC(now)); err != nil {
+			return err
+		}
+	}
 	if err := putChange(tx, c); err != nil {
 		return err
 	}

@@ -8,6 +8,9 @@ const (
 	TimerDeadline = "deadline"
 	// TimerReminder texts a notified signer who has not signed again.
 	TimerReminder = "reminder"
+	// TimerPayment texts the buyer of an ACTIVE contract before an item of
+	// its schedule falls due.
+	TimerPayment = "payment"
 )
 
 // Timer is work the service does at a time, kept in the store so that it
@@ -28,6 +31,8 @@ type Timer struct {
 	Lang      string `json:"lang,omitempty"`
 	SessionID string `json:"sessionId,omitempty"`
 	Link      string `json:"link,omitempty"`
+	// A payment reminder's item of the ledger (LedgerItem.N).
+	Item int `json:"item,omitempty"`
 }
 
 // reminderSubject names the reminder timer of a signer of a contract.

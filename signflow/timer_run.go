@@ -4,7 +4,7 @@ import "time"
 
 // RunTimers does the work of every timer due now, a batch per transaction,
 // and says how many it did: contracts cancelled at their deadline,
-// reminders sent. Texts go out once their transaction has committed.
+// reminders of signing and of payments sent. Texts go out once their transaction has committed.
 func (s *Service) RunTimers() (int, error) {
 	total := 0
 	for {
@@ -21,9 +21,13 @@ func (s *Service) RunTimers() (int, error) {
 				switch tm.Kind {
 				case TimerDeadline:
 					err = s.expireContract(tx, tm, now)
-				case TimerReminder:
+				case TimerReminder, TimerPayment:
+					remind := s.remind
+					if tm.Kind == TimerPayment {
+						remind = s.remindPayment
+					}
 					var text *queuedText
-					text, err = s.remind(tx, tm, now)
+					text, err = remind(tx, tm, now)
 					if text != nil {
 						texts = append(texts, *text)
 					}

@@ -11,10 +11,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"contracts/internal/config"
 	"contracts/server"
+	"contracts/server/document"
 	"contracts/server/i18n"
 	"contracts/server/pdf"
 	"contracts/server/pdf/pades"
@@ -144,7 +146,8 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		CodesPerPartyPerDay: cfg.RateLimit.CodesPerPartyPerDay, WrongCodesPerPartyPerDay: cfg.RateLimit.WrongCodesPerPartyPerDay,
 		CountryCodes: cfg.SMS.CountryCodes(),
 
-		PayLinks: signflow.PayLinkHosts{Payme: cfg.Payments.Payme.CheckoutURL, Click: cfg.Payments.Click.PayURL}})
+		PayLinks:            signflow.PayLinkHosts{Payme: cfg.Payments.Payme.CheckoutURL, Click: cfg.Payments.Click.PayURL},
+		PaymentRemindBefore: cfg.Payments.RemindBefore, CabinetURL: strings.TrimRight(cfg.Key.BaseURL, "/") + "/cabinet", Money: document.TextMoney})
 	if opt.Demo {
 		if err := a.db.once("demo", func() error { return seedDemo(a.svc, a.db.store, opt.Stdout) }); err != nil {
 			return nil, fmt.Errorf("demo seed: %w", err)

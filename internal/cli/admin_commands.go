@@ -34,6 +34,7 @@ type adminRun struct {
 
 var adminVerbs = []adminVerb{
 	{"owner create", "--in N --type INDIVIDUAL|COMPANY ...", "create an owner, or update the fields given of an existing one", ownerFlags},
+	{"owner payments", "--in N [--payme-...] [--click-...]", "set the owner's Payme and Click merchant accounts", paymentsFlags},
 	{"template create", "--file FILE", "create a template from a YAML or JSON definition", templateFlags},
 	{"template update", "TEMPLATE_ID --file FILE", "store a new definition as the template's next version", templateFlags},
 	{"template publish", "TEMPLATE_ID", "let new contracts use a template", idVerb},
@@ -99,6 +100,9 @@ func (r *adminRun) explain(err error, tokenFrom string) error {
 	if i := strings.IndexAny(field, "[."); i > 0 {
 		base = field[:i]
 	}
+	if flag := r.flags[field]; ok && flag != "" && field != base {
+		return fmt.Errorf("admin API: %s: %s: %s", api.Status, flag, rest)
+	}
 	if flag := r.flags[base]; ok && flag != "" {
 		return fmt.Errorf("admin API: %s: %s%s: %s", api.Status, flag, field[len(base):], rest)
 	}
@@ -130,6 +134,54 @@ func ownerFlags(fs *pflag.FlagSet, _, _ string) func() (adminCall, error) {
 		o := &signflow.Client{IN: *in, Type: *typ, LegalName: *legal, FirstName: *first, LastName: *last, Phone: *phone}
 		return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.CreateOwner(ctx, o) }, nil
 	}
+}
+
+// paymentsFlags fill an owner's merchant accounts; a provider none of
+// whose flags is given keeps its account.
+func paymentsFlags(fs *pflag.FlagSet, _, _ string) func() (adminCall, error) {
+	in := fs.String("in", "", "the owner's number")
+	paymeID := str(fs, "payme-merchant-id", "payme.merchantId", "the Payme cashbox's id (merchant id)")
+	paymeKey := str(fs, "payme-key", "payme.key", "the Payme cashbox's key (the test key against Payme's sandbox)")
+	clickService := str(fs, "click-service-id", "click.serviceId", "the Click service's id")
+	clickMerchant := str(fs, "click-merchant-id", "click.merchantId", "the Click merchant's id")
+	clickSecret := str(fs, "click-secret-key", "click.secretKey", "the Click service's secret key")
+	return func() (adminCall, error) {
+		if *in == "" {
+			return nil, fmt.Errorf("admin owner payments: --in is required")
+		}
+		m := &signflow.MerchantInput{}
+		payme, err := together(fs, "payme-merchant-id", "payme-key")
+		if err != nil {
+			return nil, err
+		} else if payme {
+			m.Payme = &signflow.PaymeInput{MerchantID: *paymeID, Key: *paymeKey}
+		}
+		click, err := together(fs, "click-service-id", "click-merchant-id", "click-secret-key")
+		if err != nil {
+			return nil, err
+		} else if click {
+			m.Click = &signflow.ClickInput{ServiceID: *clickService, MerchantID: *clickMerchant, SecretKey: *clickSecret}
+		}
+		if m.Payme == nil && m.Click == nil {
+			return nil, fmt.Errorf("admin owner payments: give the --payme-... flags, the --click-... flags, or both (run \"contracts admin owner payments --help\")")
+		}
+		return func(ctx context.Context, c *adminclient.Client) (any, error) { return c.SetPayments(ctx, *in, m) }, nil
+	}
+}
+
+// together says whether the flags, which make one account, were given:
+// all of them, or none.
+func together(fs *pflag.FlagSet, names ...string) (bool, error) {
+	given := 0
+	for _, n := range names {
+		if fs.Changed(n) {
+			given++
+		}
+	}
+	if given > 0 && given < len(names) {
+		return false, fmt.Errorf("admin owner payments: --%s go together: give all of them", strings.Join(names, ", --"))
+	}
+	return given > 0, nil
 }
 
 func templateFlags(fs *pflag.FlagSet, _, verb string) func() (adminCall, error) {

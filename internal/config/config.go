@@ -274,7 +274,8 @@ type CabinetConfig struct {
 }
 
 // PaymentsConfig holds the hosts of the providers' pay pages that pay
-// links lead to, so that a sandbox can stand in for them.
+// links lead to, so that a sandbox can stand in for them, and the payment
+// reminders.
 type PaymentsConfig struct {
 	Payme struct {
 		CheckoutURL string `koanf:"checkoutURL"`
@@ -282,6 +283,9 @@ type PaymentsConfig struct {
 	Click struct {
 		PayURL string `koanf:"payURL"`
 	} `koanf:"click"`
+	// RemindBefore is how long before each open item of an ACTIVE
+	// contract's schedule its buyer is texted (0: never).
+	RemindBefore time.Duration `koanf:"remindBefore"`
 }
 
 // SealConfig is the certificate that seals every contract PDF and the

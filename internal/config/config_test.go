@@ -236,6 +236,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{name: "code too short", yaml: "signing:\n  otpTTL: 5s\n", want: "signing.otpTTL: at least 30s"},
 		{name: "too many reminders", yaml: "signing:\n  reminders: 11\n", want: "signing.reminders"},
 		{name: "reminders too often", env: map[string]string{"CONTRACTS_SIGNING__REMINDEVERY": "30m"}, want: "signing.remindEvery"},
+		{name: "payment reminder too close", env: map[string]string{"CONTRACTS_PAYMENTS__REMINDBEFORE": "30m"}, want: "payments.remindBefore"},
+		{name: "payment reminder too early", env: map[string]string{"CONTRACTS_PAYMENTS__REMINDBEFORE": "2161h"}, want: "payments.remindBefore"},
 		{name: "negative duration", env: map[string]string{"CONTRACTS_WEBHOOKS__TIMEOUT": "-1s"}, want: "webhooks.timeout"},
 		{name: "listen without port (flag)", args: []string{"--admin-listen", "localhost"}, want: "admin.listen"},
 		{name: "listen without host:port (env)", env: map[string]string{"CONTRACTS_KEY__LISTEN": "8081"}, want: "key.listen"},

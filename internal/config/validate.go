@@ -52,6 +52,9 @@ func (c *Config) Validate() error {
 	if c.Signing.RemindEvery != 0 && c.Signing.RemindEvery < time.Hour {
 		return fmt.Errorf("config: signing.remindEvery: 0 (no reminders) or at least 1h, with a unit (e.g. 24h)")
 	}
+	if r := c.Payments.RemindBefore; r != 0 && (r < time.Hour || r > 90*24*time.Hour) {
+		return fmt.Errorf("config: payments.remindBefore: 0 (no reminders) or between 1h and 2160h (90 days), with a unit (e.g. 72h)")
+	}
 	if c.Data.Dir == "" {
 		return fmt.Errorf("config: data.dir: required")
 	}

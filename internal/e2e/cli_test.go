@@ -16,9 +16,11 @@ func TestCommandHelp(t *testing.T) {
 	}{
 		{[]string{"serve", "--help"}, []string{"usage: contracts serve", "--demo", "seed demo data once", "--config"}, []string{"--out"}},
 		{[]string{"backup", "-h"}, []string{"usage: contracts backup", "--out", "file to write the snapshot to"}, []string{"--demo"}},
-		{[]string{"admin", "--help"}, []string{"usage: contracts admin", "owner create", "delivery redeliver", "--token", "admin.token"}, nil},
+		{[]string{"admin", "--help"}, []string{"usage: contracts admin", "owner create", "owner payments", "delivery redeliver", "--token", "admin.token"}, nil},
 		{[]string{"admin", "owner", "create", "--help"}, []string{"usage: contracts admin owner create", "--legal-name", "a company's name",
 			"--phone", "cabinet"}, []string{"--webhook-url", "--file", "--scopes"}},
+		{[]string{"admin", "owner", "payments", "--help"}, []string{"usage: contracts admin owner payments", "--payme-merchant-id", "--payme-key",
+			"--click-service-id", "--click-merchant-id", "--click-secret-key", "secret key"}, []string{"--legal-name", "--scopes"}},
 		{[]string{"admin", "template", "create", "--help"}, []string{"--file", "docs/templates.md"}, []string{"--in ", "--scopes"}},
 		{[]string{"admin", "app", "create", "--help"}, []string{"--scopes", "--webhook-events", "--all-templates"}, []string{"--legal-name", "--file"}},
 		{[]string{"admin", "key", "create", "--help"}, []string{"--scopes", "--webhook-url"}, []string{"--webhook-events", "--legal-name"}},

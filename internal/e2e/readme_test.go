@@ -102,7 +102,7 @@ func TestReadmeRuns(t *testing.T) {
 	}
 	admin := blocks(t, "docs/administration.md", "sh")
 	out := bash("docs/administration.md", admin[0])
-	for _, w := range []string{"owner 302345678", "appSecret: ", "key: ck_", "ok\n"} {
+	for _, w := range []string{"owner 302345678", `payme: {"merchantId":"5e730e8e0b852a417aa49ceb"}`, "appSecret: ", "key: ck_", "ok\n"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("docs/administration.md's commands printed no %q:\n%s", w, out)
 		}

@@ -33,6 +33,10 @@ func TestMoney(t *testing.T) {
 		if got := Money(tt.minor, tt.currency); got != tt.want {
 			t.Errorf("Money(%d, %q) = %q, want %q", tt.minor, tt.currency, got, tt.want)
 		}
+		// A text has plain spaces, which every phone's alphabet has.
+		if got, want := TextMoney(tt.minor, tt.currency), strings.ReplaceAll(tt.want, nb, " "); got != want {
+			t.Errorf("TextMoney(%d, %q) = %q, want %q", tt.minor, tt.currency, got, want)
+		}
 	}
 }
 
@@ -69,7 +73,7 @@ func TestSettledWords(t *testing.T) {
 		"party.":  {signflow.PartyPending, signflow.PartyAccepted, signflow.PartyRejected, signflow.PartyCancelled},
 		"method.": {signflow.MethodOTP, signflow.MethodMyID, signflow.MethodAbleID, signflow.MethodEIMZO, signflow.ConfirmCabinet},
 		"event.": append([]string{signflow.AuditCompleted, signflow.AuditSessionOpened, signflow.AuditCodeSent, signflow.AuditCodeWrong,
-			signflow.AuditSessionClosed, signflow.AuditLinkSent, signflow.AuditReminderSent}, signflow.WebhookEvents...)}
+			signflow.AuditSessionClosed, signflow.AuditLinkSent, signflow.AuditReminderSent, signflow.AuditPaymentReminderSent}, signflow.WebhookEvents...)}
 	for _, lang := range signflow.Languages {
 		for prefix, codes := range families {
 			for _, code := range codes {

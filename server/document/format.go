@@ -41,6 +41,12 @@ func Money(minor int64, currency string) string {
 	return b.String()
 }
 
+// TextMoney is Money for an SMS: plain spaces, which every phone's
+// alphabet has.
+func TextMoney(minor int64, currency string) string {
+	return strings.ReplaceAll(Money(minor, currency), nbsp, " ")
+}
+
 // Date prints the UTC day of t as DD.MM.YYYY, as documents in Uzbekistan
 // write dates.
 func Date(t time.Time) string { return t.UTC().Format("02.01.2006") }

@@ -42,6 +42,13 @@ func (c *Client) CreateOwner(ctx context.Context, in *signflow.Client) (*admin.O
 	return out, c.call(ctx, "POST", "/admin/v1/owners", in, out)
 }
 
+// SetPayments sets an owner's Payme and Click merchant accounts; a
+// provider left nil keeps its account. The answer holds no secret.
+func (c *Client) SetPayments(ctx context.Context, ownerIN string, in *signflow.MerchantInput) (*admin.MerchantView, error) {
+	out := new(admin.MerchantView)
+	return out, c.call(ctx, "POST", "/admin/v1/owners/"+url.PathEscape(ownerIN)+"/payments", in, out)
+}
+
 // CreateTemplate creates a template from its definition, YAML or JSON.
 func (c *Client) CreateTemplate(ctx context.Context, definition []byte, isYAML bool) (*admin.TemplateCreated, error) {
 	out := new(admin.TemplateCreated)
