@@ -56,14 +56,30 @@ func TestUploadsReadAtOnceAreBounded(t *testing.T) {
 		status chan int
 	}
 	var held []hanging
+	// Closed before the server, which waits for them, on any way out.
+	t.Cleanup(func() {
+		for _, h := range held {
+			h.w.CloseWithError(io.ErrClosedPipe)
+		}
+	})
 	for range 2 {
 		pr, pw := io.Pipe()
 		h := hanging{pw, make(chan int, 1)}
 		go func() { s, _, _ := post(pr); h.status <- s }()
-		if _, err := pw.Write(whole[:len(whole)/2]); err != nil { // returns once the handler reads it
+		if _, err := pw.Write(whole[:len(whole)/2]); err != nil { // returns once the client has sent it
 			t.Fatal(err)
 		}
 		held = append(held, h)
+	}
+	// The two are in once an upload finds no place: until then a probe is
+	// checked and leaves (a busy machine may not have run their handlers yet).
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if status, _, _ := post(bytes.NewReader(whole)); status == 503 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the two hanging uploads never held the gate")
+		}
 	}
 
 	// 25 more at once: each refused after the brief wait.
