@@ -164,6 +164,14 @@ func (s *Service) undoSend(sessID, code string, prev *OTPState) error {
 // *WrongCodeError; the fifth closes the session as EXPIRED (the contract is
 // unaffected) and is ErrTooManyWrong.
 func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, error) {
+	return s.checkCode(token, code, actor, func(tx Tx, sess *SignSession, c *Contract, now time.Time) error {
+		return s.completeSignature(tx, sess, c, actor, now, nil)
+	})
+}
+
+// checkCode checks the SMS code of an OTP_SMS session and, when it is
+// right, runs done (a signature or a rejection) in the same transaction.
+func (s *Service) checkCode(token, code string, actor Actor, done func(Tx, *SignSession, *Contract, time.Time) error) (*SessionResult, error) {
 	if code = strings.TrimSpace(code); !isDigits(code, CodeDigits) {
 		return nil, ErrCodeFormat
 	}
@@ -196,7 +204,7 @@ func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, 
 		}
 		if hmac.Equal(o.CodeHash, s.codeMAC(sess.ID, code)) {
 			out = &SessionResult{Session: sess, Contract: c}
-			return s.completeSignature(tx, sess, c, actor, now, nil)
+			return done(tx, sess, c, now)
 		}
 		// A wrong code is committed, then refused.
 		o.Wrong++

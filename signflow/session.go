@@ -33,6 +33,9 @@ type SignSession struct {
 	NotifiedAt   *time.Time `json:"notifiedAt,omitempty"`
 	OTP          *OTPState  `json:"otp,omitempty"`
 	IDPStateHash []byte     `json:"idpStateHash,omitempty"`
+	// IDPIntent is what the identity check in progress confirms: "" a
+	// signature, IntentReject a rejection.
+	IDPIntent string `json:"idpIntent,omitempty"`
 }
 
 // OTPState is the SMS code of a session, held as an HMAC.

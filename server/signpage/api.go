@@ -1,6 +1,7 @@
 package signpage
 
 import (
+	"bytes"
 	"net/http"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 //
 //	POST code      send (or resend) the SMS code       200 codeJSON
 //	POST confirm   {"code":"12345"}                    200 resultJSON
-//	POST reject                                        200 resultJSON
+//	POST reject    {"code"} or {"pkcs7"}               200 resultJSON
 //	POST identity  start the MY_ID/ABLE_ID check       200 {"authUrl": ...}
+//	               ({"intent":"reject"}: to confirm a rejection)
 //	POST eimzo     {"pkcs7":"<base64>"}                200 resultJSON
 //	GET  status    the session as it is now            200 resultJSON
 //
@@ -43,6 +45,19 @@ type resultJSON struct {
 
 type confirmRequest struct {
 	Code string `json:"code"`
+}
+
+// rejectRequest confirms a rejection as the session's method confirms a
+// signature: the SMS code (OTP_SMS) or the E-IMZO signature of
+// signflow.RejectContent (E_IMZO). MY_ID and ABLE_ID reject through the
+// identity check started with intent "reject".
+type rejectRequest struct {
+	Code  string `json:"code"`
+	PKCS7 string `json:"pkcs7"`
+}
+
+type identityRequest struct {
+	Intent string `json:"intent"` // "" to sign, "reject" to reject
 }
 
 type eimzoRequest struct {
@@ -95,7 +110,28 @@ func (h *handler) reject(c echo.Context) error {
 	if err := h.allow(c); err != nil {
 		return server.Refuse(c, err)
 	}
-	res, err := h.svc.RejectSession(c.Param("token"), server.Actor(c))
+	data, err := server.ReadBody(c)
+	if err != nil {
+		return err
+	}
+	var req rejectRequest
+	if len(bytes.TrimSpace(data)) > 0 {
+		if err := server.Decode(data, &req); err != nil {
+			return err
+		}
+	}
+	var res *signflow.SessionResult
+	switch {
+	case req.PKCS7 != "":
+		res, err = h.svc.RejectWithEIMZO(c.Request().Context(), c.Param("token"), req.PKCS7, server.Actor(c))
+		if signflow.ErrorCode(err) == signflow.EINVALID && server.ReasonOf(err) == "" {
+			c.Response().Header().Set(server.ReasonHeader, "signature-refused")
+		}
+	case req.Code != "":
+		res, err = h.svc.RejectWithCode(c.Param("token"), req.Code, server.Actor(c))
+	default:
+		err = h.svc.RejectUnconfirmed(c.Param("token"))
+	}
 	if err != nil {
 		return server.Refuse(c, err)
 	}
@@ -108,7 +144,25 @@ func (h *handler) startIdentity(c echo.Context) error {
 	if err := h.allow(c); err != nil {
 		return server.Refuse(c, err)
 	}
-	authURL, err := h.svc.StartIdentity(c.Param("token"), server.Actor(c))
+	data, err := server.ReadBody(c)
+	if err != nil {
+		return err
+	}
+	var req identityRequest
+	if len(bytes.TrimSpace(data)) > 0 {
+		if err := server.Decode(data, &req); err != nil {
+			return err
+		}
+	}
+	var authURL string
+	switch req.Intent {
+	case "":
+		authURL, err = h.svc.StartIdentity(c.Param("token"), server.Actor(c))
+	case signflow.IntentReject:
+		authURL, err = h.svc.StartRejectIdentity(c.Param("token"), server.Actor(c))
+	default:
+		err = signflow.Errorf(signflow.EINVALID, "intent: must be empty or reject")
+	}
 	if err != nil {
 		return server.Refuse(c, err)
 	}
