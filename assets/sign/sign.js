@@ -104,6 +104,10 @@
       if (!el.dataset.signTitle) el.dataset.signTitle = el.textContent;
       el.textContent = next === 'reject' ? fmt('reject.' + name + 'Title', { provider: cfg.provider || '' }) : el.dataset.signTitle;
     }
+    ['confirm-code', 'confirm-eimzo'].forEach(function (action) {
+      var btn = $('[data-action="' + action + '"]');
+      if (btn) { btn.classList.toggle('btn-danger', next === 'reject'); btn.classList.toggle('btn-primary', next !== 'reject'); }
+    });
   }
 
   // rejected shows the rejection (a cancel for the creator's party) and tells the parent.
