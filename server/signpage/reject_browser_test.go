@@ -1,12 +1,15 @@
 package signpage_test
 
 import (
+	"encoding/base64"
+	"fmt"
 	"testing"
 
 	"contracts/internal/browsertest"
 	"contracts/internal/fixture"
 	"contracts/server/i18n"
 	"contracts/signflow"
+	"contracts/signflow/eimzo/eimzotest"
 
 	"github.com/chromedp/chromedp"
 )
@@ -41,5 +44,50 @@ func TestBrowserRejectConfirmationInEachLanguage(t *testing.T) {
 				t.Fatalf("before the code: %s, %d texts", got.Status, e.SMS.Count())
 			}
 		})
+	}
+}
+
+// E_IMZO's Reject in Chromium, the local client stood in for by
+// window.ContractsEIMZO (which signs only the rejection's content): Reject,
+// Confirm, the key panel titled for the rejection, and the signer's key
+// rejects through the (fake) E-IMZO server; the trail names E_IMZO.
+func TestBrowserEIMZORejects(t *testing.T) {
+	e := newEnvWith(t, envOptions{outside: true})
+	ctx := browsertest.Start(t)
+	p := newParent(t, e.base+"/sdk.js")
+	c, sess, page := e.openCompany(t, signflow.SessionRequest{Lang: "en", ParentOrigin: p.origin()})
+	if err := chromedp.Do(ctx, chromedp.Navigate(p.page(page))); err != nil {
+		t.Fatal(err)
+	}
+	waitMessage(t, ctx, "READY")
+	f := browsertest.Frame(t, ctx, page)
+	reject := signflow.RejectContent(c.Hash)
+	fake := fmt.Sprintf(`window.ContractsEIMZO = {
+	  listKeys: function () { return Promise.resolve([{id: 'alpha', name: 'ALPHA SAVDO MCHJ', tin: %s}]); },
+	  sign: function (id, data64) {
+	    if (data64 !== %s) return Promise.reject(new Error('asked to sign ' + data64));
+	    return Promise.resolve(%s);
+	  }
+	}; true`, jsString(fixture.OwnerIN), jsString(base64.StdEncoding.EncodeToString([]byte(reject))),
+		jsString(eimzotest.Sign(reject, eimzotest.Key{TIN: fixture.OwnerIN, CN: "ALPHA SAVDO MCHJ"})))
+	if _, err := chromedp.Run(f, chromedp.Evaluate[bool](fake)); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.Click(t, f, "button", "Reject")
+	browsertest.WaitText(t, f, "To confirm, you will sign the rejection with your E-IMZO key.")
+	browsertest.Click(t, f, "button", "Confirm")
+	browsertest.WaitText(t, f, "Sign the rejection with your E-IMZO key")
+	browsertest.WaitText(t, f, "Choose your key.")
+	browsertest.Screenshot(t, ctx, "reject-en-eimzo-in-parent", 1100)
+	browsertest.Click(t, f, "button", "Confirm")
+	waitMessage(t, ctx, "REJECTED")
+	browsertest.WaitText(t, f, "Contract cancelled")
+	after := e.snap(t, c.ID, sess.ID, fixture.OwnerIN)
+	if after.contract != signflow.StatusCancelled || after.sess != signflow.SessionRejected {
+		t.Fatalf("after the E-IMZO rejection %+v", after)
+	}
+	trail, err := e.Service.AuditTrail(c.ID)
+	if err != nil || trail[len(trail)-1].Method != signflow.MethodEIMZO {
+		t.Fatalf("the rejection's audit event names no E-IMZO signature: %v", err)
 	}
 }
