@@ -91,3 +91,32 @@ func TestBrowserEIMZORejects(t *testing.T) {
 		t.Fatalf("the rejection's audit event names no E-IMZO signature: %v", err)
 	}
 }
+
+// MY_ID's Reject in Chromium: Confirm opens the MyID popup (the fake
+// provider approves at once), whose callback rejects; REJECTED reaches the
+// parent and the trail names MY_ID.
+func TestBrowserMyIDRejects(t *testing.T) {
+	e := newEnvWith(t, envOptions{outside: true})
+	ctx := browsertest.Start(t)
+	p := newParent(t, e.base+"/sdk.js")
+	c := e.contractOf(t, e.myidT)
+	sess, page := e.open(t, c.ID, signflow.SessionRequest{SignerIN: fixture.CustomerIN, Lang: "en", ParentOrigin: p.origin()})
+	if err := chromedp.Do(ctx, chromedp.Navigate(p.page(page))); err != nil {
+		t.Fatal(err)
+	}
+	waitMessage(t, ctx, "READY")
+	f := browsertest.Frame(t, ctx, page)
+	browsertest.Click(t, f, "button", "Reject")
+	browsertest.WaitText(t, f, "To confirm, you will pass the MyID check, as for signing.")
+	browsertest.Click(t, f, "button", "Confirm")
+	waitMessage(t, ctx, "REJECTED")
+	browsertest.WaitText(t, f, "Contract rejected")
+	onlyTab(t, ctx)
+	if got := e.StoredContract(t, c.ID); got.Status != signflow.StatusRejected || e.StoredSession(t, sess.ID).Status != signflow.SessionRejected {
+		t.Fatalf("after the MyID rejection: %s", got.Status)
+	}
+	trail, err := e.Service.AuditTrail(c.ID)
+	if err != nil || trail[len(trail)-1].Method != signflow.MethodMyID {
+		t.Fatalf("the rejection's audit event names no identity check: %v", err)
+	}
+}
