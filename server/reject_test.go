@@ -34,10 +34,14 @@ func TestAttackCreatorRejectsInTheCounterpartysName(t *testing.T) {
 	if res := e.page(tok, "reject", map[string]any{"code": "12345"}); res.Status != 400 || res.Header.Get("X-Sign-Reason") != "no-code" {
 		t.Fatalf("reject before any code was sent: %d %s", res.Status, res.Body)
 	}
-	if res := e.page(tok, "code", nil); res.Status != 200 {
+	if res := e.page(tok, "code", map[string]any{"intent": "reject"}); res.Status != 200 {
 		t.Fatalf("send code: %d %s", res.Status, res.Body)
 	}
-	code := e.codeTo(realPh)
+	sent := e.sms.Newest(t, realPh)
+	code := sent.Code(t)
+	if !strings.Contains(sent.Text, "to reject contract") {
+		t.Fatalf("the code's text %q does not say it rejects", sent.Text)
+	}
 	if res := e.page(tok, "reject", map[string]any{"code": fixture.NotCode(code)}); res.Status != 400 || res.Header.Get("X-Sign-Reason") != "wrong-code" {
 		t.Fatalf("reject with a wrong code: %d %s", res.Status, res.Body)
 	}

@@ -23,10 +23,10 @@ const IntentReject = "reject"
 func RejectContent(hash string) string { return "REJECT:" + hash }
 
 // RejectWithCode checks an SMS code of an OTP_SMS session (sent by
-// SendCode, counted as ConfirmCode counts it) and, when it is right,
-// rejects the contract for the session's party.
+// SendCodeFor with IntentReject, counted as ConfirmCode counts it) and,
+// when it is right, rejects the contract for the session's party.
 func (s *Service) RejectWithCode(token, code string, actor Actor) (*SessionResult, error) {
-	return s.checkCode(token, code, actor, func(tx Tx, sess *SignSession, c *Contract, now time.Time) error {
+	return s.checkCode(token, code, IntentReject, actor, func(tx Tx, sess *SignSession, c *Contract, now time.Time) error {
 		return s.completeRejection(tx, sess, c, actor, MethodOTP, "", now)
 	})
 }

@@ -45,6 +45,9 @@ type OTPState struct {
 	Sends      int       `json:"sends"`
 	LastSentAt time.Time `json:"lastSentAt"`
 	Wrong      int       `json:"wrong"`
+	// Intent is what the code in force confirms: "" a signature,
+	// IntentReject a rejection. Its text said which.
+	Intent string `json:"intent,omitempty"`
 }
 
 // Open reports whether the session still accepts a signature at now.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -286,10 +287,24 @@ func TestRejectThroughSession(t *testing.T) {
 			if _, err := p.Service.RejectWithCode(tok, "12345", signflow.Actor{}); err != signflow.ErrNoCode {
 				t.Fatalf("reject before a code was sent: %v", err)
 			}
+			// A code sent to sign does not reject, nor one sent to reject sign.
 			if _, err := p.Service.SendCode(context.Background(), tok, signflow.Actor{}); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := p.Service.RejectWithCode(tok, lastCode(t, p.SMS, tc.phone), signflow.Actor{}); err != signflow.ErrCodeIntent {
+				t.Fatalf("reject with a signing code: %v", err)
+			}
+			p.Clock.Advance(signflow.ResendAfter)
+			if _, err := p.Service.SendCodeFor(context.Background(), tok, signflow.IntentReject, signflow.Actor{}); err != nil {
+				t.Fatal(err)
+			}
 			code := lastCode(t, p.SMS, tc.phone)
+			if text := p.SMS.Last().Text; !strings.Contains(text, "to reject contract No. "+p.c.Number) {
+				t.Fatalf("the rejection's code says %q", text)
+			}
+			if _, err := p.Service.ConfirmCode(tok, code, signflow.Actor{}); err != signflow.ErrCodeIntent {
+				t.Fatalf("sign with a rejection's code: %v", err)
+			}
 			wrong := "00000"
 			if code == wrong {
 				wrong = "99999"

@@ -163,7 +163,7 @@ func TestWitnessRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok := w.open(t, c.ID, witnessPeople[0].IN)
-	if _, err := w.Service.SendCode(context.Background(), tok, signflow.Actor{}); err != nil {
+	if _, err := w.Service.SendCodeFor(context.Background(), tok, signflow.IntentReject, signflow.Actor{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Service.RejectWithCode(tok, lastCode(t, w.SMS, witnessPeople[0].Phone), signflow.Actor{}); signflow.ErrorCode(err) != signflow.EINVALID ||

@@ -56,6 +56,7 @@
     'identity-mismatch': 'err.identityMismatch', 'identity-state': 'err.identityState',
     'identity-cancelled': 'err.identityCancelled', 'identity-refused': 'err.identityRefused',
     'identity-reason': function (r) { return fmt('err.identityReason', { code: r.code || '?' }); },
+    'code-intent': 'reject.err.codeIntent',
     'signature-refused': function () { return fmt('err.signatureRefused', { id: cfg.idLabel + ' ' + cfg.signerIn }); }
   };
   function errorText(r) { return P.errorText(r, reasonText); }
@@ -131,7 +132,7 @@
   function sendCode(from, btn) {
     say(from, fmt('sending'));
     busy(btn, true);
-    return api('code').then(function (r) {
+    return api('code', intent === 'reject' ? { intent: 'reject' } : null).then(function (r) {
       busy(btn, false);
       if (r.ok) {
         if (from !== 'code') say(from, '');
@@ -151,8 +152,11 @@
   }
 
   function otpFlow(signBtn) {
+    // A code in force is used again only for the act it was sent for.
     function begin(from, btn) {
-      if (cfg.code) { var c = cfg.code; cfg.code = null; openCode(c); return; }
+      var c = cfg.code;
+      cfg.code = null;
+      if (c && (c.intent || 'sign') === intent) { openCode(c); return; }
       sendCode(from, btn);
     }
     signBtn.addEventListener('click', function () { setIntent('sign'); begin('review', signBtn); });

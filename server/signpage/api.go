@@ -14,6 +14,7 @@ import (
 // The page's JSON API, all under /sign/<token>/ and authorised by the token:
 //
 //	POST code      send (or resend) the SMS code       200 codeJSON
+//	               ({"intent":"reject"}: a code to confirm a rejection)
 //	POST confirm   {"code":"12345"}                    200 resultJSON
 //	POST reject    {"code"} or {"pkcs7"}               200 resultJSON
 //	POST identity  start the MY_ID/ABLE_ID check       200 {"authUrl": ...}
@@ -32,6 +33,7 @@ type codeJSON struct {
 	ExpiresIn int    `json:"expiresIn"` // seconds
 	ResendIn  int    `json:"resendIn"`  // seconds
 	SendsLeft int    `json:"sendsLeft"`
+	Intent    string `json:"intent,omitempty"` // "reject" for a rejection's code
 }
 
 // resultJSON is a session after the customer acted on it.
@@ -56,8 +58,20 @@ type rejectRequest struct {
 	PKCS7 string `json:"pkcs7"`
 }
 
-type identityRequest struct {
+// intentRequest is the body of code and identity: what the code or the
+// check is to confirm.
+type intentRequest struct {
 	Intent string `json:"intent"` // "" to sign, "reject" to reject
+}
+
+// bindIntent reads an optional intentRequest: an empty body is a signature's.
+func bindIntent(c echo.Context) (intentRequest, error) {
+	var req intentRequest
+	data, err := server.ReadBody(c)
+	if err == nil && len(bytes.TrimSpace(data)) > 0 {
+		err = server.Decode(data, &req)
+	}
+	return req, err
 }
 
 type eimzoRequest struct {
@@ -70,7 +84,7 @@ type identityJSON struct {
 
 func codeBody(c *signflow.CodeSent) *codeJSON {
 	secs := func(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
-	return &codeJSON{Phone: c.Phone, ExpiresIn: secs(c.ExpiresIn), ResendIn: secs(c.ResendIn), SendsLeft: c.SendsLeft}
+	return &codeJSON{Phone: c.Phone, ExpiresIn: secs(c.ExpiresIn), ResendIn: secs(c.ResendIn), SendsLeft: c.SendsLeft, Intent: c.Intent}
 }
 
 func resultBody(r *signflow.SessionResult) resultJSON {
@@ -82,7 +96,11 @@ func (h *handler) sendCode(c echo.Context) error {
 	if err := h.allow(c); err != nil {
 		return server.Refuse(c, err)
 	}
-	sent, err := h.svc.SendCode(c.Request().Context(), c.Param("token"), server.Actor(c))
+	req, err := bindIntent(c)
+	if err != nil {
+		return err
+	}
+	sent, err := h.svc.SendCodeFor(c.Request().Context(), c.Param("token"), req.Intent, server.Actor(c))
 	if err != nil {
 		return server.Refuse(c, err)
 	}
@@ -144,15 +162,9 @@ func (h *handler) startIdentity(c echo.Context) error {
 	if err := h.allow(c); err != nil {
 		return server.Refuse(c, err)
 	}
-	data, err := server.ReadBody(c)
+	req, err := bindIntent(c)
 	if err != nil {
 		return err
-	}
-	var req identityRequest
-	if len(bytes.TrimSpace(data)) > 0 {
-		if err := server.Decode(data, &req); err != nil {
-			return err
-		}
 	}
 	var authURL string
 	switch req.Intent {
