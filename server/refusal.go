@@ -18,7 +18,7 @@ const ReasonHeader = "X-Sign-Reason"
 
 // The reasons of the two pages:
 //
-//	wrong-code (with X-Attempts-Left), code-format, code-expired, no-code,
+//	wrong-code (with X-Attempts-Left), code-format, code-expired, no-code, code-intent,
 //	sends-exhausted, resend-wait, rate-limited and locked (with
 //	Retry-After), unavailable, session-closed, session-expired,
 //	session-not-found, identity-state, identity-mismatch, wrong-method,
@@ -35,6 +35,7 @@ var reasons = []struct {
 	{signflow.ErrTooManyWrong, "session-closed"},
 	{signflow.ErrCodeExpired, "code-expired"},
 	{signflow.ErrNoCode, "no-code"},
+	{signflow.ErrCodeIntent, "code-intent"},
 	{signflow.ErrCodeFormat, "code-format"},
 	{signflow.ErrSendsExhausted, "sends-exhausted"},
 	{signflow.ErrIdentityState, "identity-state"},

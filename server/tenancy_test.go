@@ -172,8 +172,8 @@ func TestAttackCompanyClaimedBeforeTheAdminStaysTheAdmins(t *testing.T) {
 
 // Attack 3: owner X's key creates a contract whose buyer is company Y.
 // Y's app may not open a session for X's party, so it cannot reject it
-// (which would cancel the contract); for its own party it may, and the
-// rejection through the link names no confirmation it did not have.
+// (which would cancel the contract); for its own party it may open one,
+// but the link alone rejects nothing, and the trail claims no confirmation.
 func TestAttackForeignAppCannotActForTheCreatorsParty(t *testing.T) {
 	e := newTenancy(t)
 	e.owner(map[string]any{"in": personX, "firstName": "Dilnoza", "lastName": "Rahimova", "phone": ownerXPh})
@@ -192,13 +192,17 @@ func TestAttackForeignAppCannotActForTheCreatorsParty(t *testing.T) {
 		t.Fatalf("X's contract after Y's attempt: %v %v", c["status"], c["sellerStatus"])
 	}
 
-	// Y rejects for its own party, through the signing link.
+	// Y's own party (a company: E_IMZO) rejects only with its E-IMZO
+	// signature; the link alone rejects nothing.
 	r, tok = e.session(appY, id, ownerB)
 	if r.Status != 200 {
 		t.Fatalf("Y's session for its own party: %d %s", r.Status, r.Body)
 	}
-	if res := e.page(tok, "reject", nil); res.Status != 200 || res.JSON(t)["contractStatus"] != "REJECTED" {
-		t.Fatalf("Y rejects: %d %s", res.Status, res.Body)
+	if res := e.page(tok, "reject", nil); res.Status != 400 || !strings.Contains(res.Body, "pkcs7") {
+		t.Fatalf("Y rejects with the link alone: %d %s", res.Status, res.Body)
+	}
+	if st := e.state(appY, id); st != "CREATED buyer PENDING seller PENDING" {
+		t.Fatalf("after Y's unconfirmed rejection: %s", st)
 	}
 	events, err := e.w.Service.AuditTrail(id)
 	if err != nil {

@@ -218,7 +218,7 @@ func TestWitnessRefusalsThroughTheInterfaces(t *testing.T) {
 		t.Fatal("the witness's signing page offers a rejection or does not name the role")
 	}
 	_, tok := e.session(e.appX, id, witnessPeople[0].in)
-	if r := e.page(tok, "reject", nil); r.Status != 400 {
+	if r := e.page(tok, "reject", nil); r.Status != 400 || !strings.Contains(r.Body, "witness cannot reject") {
 		t.Fatalf("witness rejects: %d %s", r.Status, r.Body)
 	}
 	if st := e.state(e.appX, id); st != "CREATED buyer PENDING seller PENDING" {

@@ -105,6 +105,12 @@ func NewIdentityState(sessionID string) (state string, hash []byte) {
 // the hash of a new state on the session (replacing any earlier one) and
 // returns the provider page for the popup.
 func (s *Service) StartIdentity(token string, actor Actor) (string, error) {
+	return s.startIdentity(token, "", actor)
+}
+
+// startIdentity begins an identity check of a session for intent: a
+// signature ("") or a rejection (IntentReject).
+func (s *Service) startIdentity(token, intent string, actor Actor) (string, error) {
 	now := s.opt.Now()
 	var (
 		state    string
@@ -120,6 +126,7 @@ func (s *Service) StartIdentity(token string, actor Actor) (string, error) {
 			return err
 		}
 		state, sess.IDPStateHash = NewIdentityState(sess.ID)
+		sess.IDPIntent = intent
 		start = IdentityStart{SessionID: sess.ID, SignerIN: sess.SignerIN, IP: actor.IP, Lang: sess.Lang}
 		return tx.PutSession(sess)
 	})
@@ -146,6 +153,7 @@ func (s *Service) FinishIdentity(ctx context.Context, state, code string, actor 
 	var (
 		sess    *SignSession
 		refusal error
+		intent  string
 	)
 	err := s.store.Update(func(tx Tx) error {
 		sess, refusal = nil, nil
@@ -159,6 +167,8 @@ func (s *Service) FinishIdentity(ctx context.Context, state, code string, actor 
 			return ErrIdentityState
 		}
 		found.IDPStateHash = nil
+		intent = found.IDPIntent
+		found.IDPIntent = ""
 		if err := tx.PutSession(found); err != nil {
 			return err
 		}
@@ -183,6 +193,9 @@ func (s *Service) FinishIdentity(ctx context.Context, state, code string, actor 
 	}
 	if in != sess.SignerIN {
 		return nil, ErrIdentityMismatch
+	}
+	if intent == IntentReject {
+		return s.rejectConfirmed(sess.ID, sess.Method, "", actor, "")
 	}
 	return s.signConfirmed(sess.ID, sess.Method, "", actor, nil)
 }
@@ -299,7 +312,7 @@ func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor, evi
 		if hash != "" && c.Hash != hash {
 			return ErrContractChanged
 		}
-		sess.IDPStateHash = nil
+		sess.IDPStateHash, sess.IDPIntent = nil, ""
 		if err := s.completeSignature(tx, sess, c, actor, now, evidence); err != nil {
 			return err
 		}

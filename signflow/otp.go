@@ -26,6 +26,7 @@ var (
 	ErrCodeFormat     = &Error{Code: EINVALID, Message: "code: must be 5 digits"}
 	ErrSendsExhausted = &Error{Code: EINVALID, Message: "The code was sent 5 times; no more codes can be sent for this session."}
 	ErrTooManyWrong   = &Error{Code: EFORBIDDEN, Message: "Five wrong codes: the signing session is closed."}
+	ErrCodeIntent     = &Error{Code: EINVALID, Message: "The code in force was sent for another action (signing or rejecting); ask for a new code."}
 )
 
 // WrongCodeError is a wrong SMS code; Left attempts remain before the
@@ -55,6 +56,7 @@ type CodeSent struct {
 	ExpiresIn time.Duration // lifetime left of the code
 	ResendIn  time.Duration // wait before a new code may be asked for
 	SendsLeft int
+	Intent    string // what the code confirms: "" a signature, IntentReject a rejection
 }
 
 // SendCode sends a new SMS code for an OTP_SMS session, to the phone the
@@ -63,6 +65,21 @@ type CodeSent struct {
 // the code and the contract number. When the provider fails, the send is
 // undone so that it can be retried at once.
 func (s *Service) SendCode(ctx context.Context, token string, actor Actor) (*CodeSent, error) {
+	return s.SendCodeFor(ctx, token, "", actor)
+}
+
+// SendCodeFor is SendCode for intent: "" a signature, IntentReject a
+// rejection, whose text says so. The code then confirms only that act;
+// sends and wrong codes count together whatever they were for.
+func (s *Service) SendCodeFor(ctx context.Context, token, intent string, actor Actor) (*CodeSent, error) {
+	kind := SMSSignCode
+	switch intent {
+	case "":
+	case IntentReject:
+		kind = SMSRejectCode
+	default:
+		return nil, Errorf(EINVALID, "intent: must be empty or reject")
+	}
 	code := newCode()
 	now := s.opt.Now()
 	var (
@@ -99,7 +116,7 @@ func (s *Service) SendCode(ctx context.Context, token string, actor Actor) (*Cod
 		if err := s.countCode(tx, c.CreatorIN, sess.SignerIN, now); err != nil {
 			return err
 		}
-		o.CodeHash, o.ExpiresAt, o.LastSentAt = s.codeMAC(sess.ID, code), now.Add(s.opt.OTPTTL), now
+		o.CodeHash, o.ExpiresAt, o.LastSentAt, o.Intent = s.codeMAC(sess.ID, code), now.Add(s.opt.OTPTTL), now, intent
 		o.Sends++
 		sess.OTP = &o
 		if err := tx.PutSession(sess); err != nil {
@@ -109,7 +126,7 @@ func (s *Service) SendCode(ctx context.Context, token string, actor Actor) (*Cod
 		if err := s.auditSession(tx, c, sess, AuditCodeSent, actor, fmt.Sprintf("code %d of %d to %s", o.Sends, MaxCodeSends, MaskPhone(client.Phone))); err != nil {
 			return err
 		}
-		sessID, phone, text = sess.ID, client.Phone, s.opt.Texts.Render(SMSSignCode, sess.Lang, map[string]string{"code": code, "number": c.Number})
+		sessID, phone, text = sess.ID, client.Phone, s.opt.Texts.Render(kind, sess.Lang, map[string]string{"code": code, "number": c.Number})
 		out = codeState(sess, now)
 		out.Phone = MaskPhone(client.Phone)
 		return nil
@@ -150,9 +167,9 @@ func (s *Service) undoSend(sessID, code string, prev *OTPState) error {
 		}
 		o := *sess.OTP
 		o.Sends--
-		o.CodeHash, o.ExpiresAt, o.LastSentAt = nil, time.Time{}, time.Time{}
+		o.CodeHash, o.ExpiresAt, o.LastSentAt, o.Intent = nil, time.Time{}, time.Time{}, ""
 		if prev != nil {
-			o.CodeHash, o.ExpiresAt, o.LastSentAt = prev.CodeHash, prev.ExpiresAt, prev.LastSentAt
+			o.CodeHash, o.ExpiresAt, o.LastSentAt, o.Intent = prev.CodeHash, prev.ExpiresAt, prev.LastSentAt, prev.Intent
 		}
 		sess.OTP = &o
 		return tx.PutSession(sess)
@@ -164,6 +181,16 @@ func (s *Service) undoSend(sessID, code string, prev *OTPState) error {
 // *WrongCodeError; the fifth closes the session as EXPIRED (the contract is
 // unaffected) and is ErrTooManyWrong.
 func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, error) {
+	return s.checkCode(token, code, "", actor, func(tx Tx, sess *SignSession, c *Contract, now time.Time) error {
+		return s.completeSignature(tx, sess, c, actor, now, nil)
+	})
+}
+
+// checkCode checks the SMS code of an OTP_SMS session, sent for intent,
+// and, when it is right, runs done (a signature or a rejection) in the
+// same transaction. A code sent for the other act is refused uncounted:
+// it says nothing of the code.
+func (s *Service) checkCode(token, code, intent string, actor Actor, done func(Tx, *SignSession, *Contract, time.Time) error) (*SessionResult, error) {
 	if code = strings.TrimSpace(code); !isDigits(code, CodeDigits) {
 		return nil, ErrCodeFormat
 	}
@@ -188,6 +215,9 @@ func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, 
 		if !now.Before(o.ExpiresAt) {
 			return ErrCodeExpired
 		}
+		if o.Intent != intent {
+			return ErrCodeIntent
+		}
 		// The count checked is the count written (one read: on PostgreSQL
 		// a second read may see a newer record than the check did).
 		login, party, err := s.partyGate(tx, c.CreatorIN, sess.SignerIN, now)
@@ -196,7 +226,7 @@ func (s *Service) ConfirmCode(token, code string, actor Actor) (*SessionResult, 
 		}
 		if hmac.Equal(o.CodeHash, s.codeMAC(sess.ID, code)) {
 			out = &SessionResult{Session: sess, Contract: c}
-			return s.completeSignature(tx, sess, c, actor, now, nil)
+			return done(tx, sess, c, now)
 		}
 		// A wrong code is committed, then refused.
 		o.Wrong++
@@ -235,7 +265,7 @@ func codeState(sess *SignSession, now time.Time) *CodeSent {
 		return nil
 	}
 	return &CodeSent{ExpiresIn: o.ExpiresAt.Sub(now), ResendIn: max(o.LastSentAt.Add(ResendAfter).Sub(now), 0),
-		SendsLeft: MaxCodeSends - o.Sends}
+		SendsLeft: MaxCodeSends - o.Sends, Intent: o.Intent}
 }
 
 func (s *Service) codeMAC(sessionID, code string) []byte { return s.mac("otp", sessionID, code) }

@@ -33,6 +33,9 @@ type SignSession struct {
 	NotifiedAt   *time.Time `json:"notifiedAt,omitempty"`
 	OTP          *OTPState  `json:"otp,omitempty"`
 	IDPStateHash []byte     `json:"idpStateHash,omitempty"`
+	// IDPIntent is what the identity check in progress confirms: "" a
+	// signature, IntentReject a rejection.
+	IDPIntent string `json:"idpIntent,omitempty"`
 }
 
 // OTPState is the SMS code of a session, held as an HMAC.
@@ -42,6 +45,9 @@ type OTPState struct {
 	Sends      int       `json:"sends"`
 	LastSentAt time.Time `json:"lastSentAt"`
 	Wrong      int       `json:"wrong"`
+	// Intent is what the code in force confirms: "" a signature,
+	// IntentReject a rejection. Its text said which.
+	Intent string `json:"intent,omitempty"`
 }
 
 // Open reports whether the session still accepts a signature at now.

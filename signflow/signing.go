@@ -63,14 +63,6 @@ func (s *Service) SigningSession(token string) (*SigningView, error) {
 	return v, err
 }
 
-// RejectSession records the customer's refusal through the session's
-// link: the session becomes REJECTED and the contract REJECTED, or
-// CANCELLED when the signer is the creator's party. Holding the link is
-// all it took, so the audit trail names no confirmation method.
-func (s *Service) RejectSession(token string, actor Actor) (*SessionResult, error) {
-	return s.rejectSession(token, actor, nil, "")
-}
-
 // rejectSession rejects through the session of token; check, when set,
 // first vets the session and its contract, and method is the confirmation
 // the rejection had, for the audit trail.
@@ -87,22 +79,29 @@ func (s *Service) rejectSession(token string, actor Actor, check func(Tx, *SignS
 				return err
 			}
 		}
-		events, err := c.Reject(sess.SignerIN, now)
-		if err != nil {
-			return err
-		}
-		if err := putChange(tx, c); err != nil {
-			return err
-		}
-		closeSession(sess, SessionRejected, now)
-		if err := tx.PutSession(sess); err != nil {
-			return err
-		}
-		actor.IN = sess.SignerIN
 		out = &SessionResult{Session: sess, Contract: c}
-		return s.record(tx, c, events, actor, method, sess.ID)
+		return s.completeRejection(tx, sess, c, actor, method, "", now)
 	})
 	return out, err
+}
+
+// completeRejection rejects the contract for the session's party and
+// closes the session as REJECTED, in the caller's transaction, naming
+// method (and detail, when set) as the rejection's confirmation.
+func (s *Service) completeRejection(tx Tx, sess *SignSession, c *Contract, actor Actor, method, detail string, now time.Time) error {
+	events, err := c.Reject(sess.SignerIN, now)
+	if err != nil {
+		return err
+	}
+	if err := putChange(tx, c); err != nil {
+		return err
+	}
+	closeSession(sess, SessionRejected, now)
+	if err := tx.PutSession(sess); err != nil {
+		return err
+	}
+	actor.IN = sess.SignerIN
+	return s.recordWhy(tx, c, events, actor, method, sess.ID, why{detail: detail})
 }
 
 // completeSignature signs the contract for the session's party and closes

@@ -2,7 +2,9 @@ package signflow_test
 
 import (
 	"context"
+	"errors"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -261,25 +263,69 @@ func TestConcurrentSignaturesYieldOneActive(t *testing.T) {
 }
 
 // A rejection by the counterparty rejects the contract; by the creator's
-// own party it cancels it. Either way the session is REJECTED and closed.
+// own party it cancels it. Either way it is confirmed with the SMS code,
+// named OTP_SMS in the trail, and the session is REJECTED and closed.
+// Without a code, or with a wrong one, nothing changes.
 func TestRejectThroughSession(t *testing.T) {
 	cases := []struct {
-		name, signer, status, event string
-		party                       func(*signflow.Contract) string
-		partyStatus                 string
+		name, signer, phone, status, event string
+		party                              func(*signflow.Contract) string
+		partyStatus                        string
 	}{
-		{"counterparty rejects", fixture.CustomerIN, signflow.StatusRejected, signflow.EventRejected,
+		{"counterparty rejects", fixture.CustomerIN, custPhone, signflow.StatusRejected, signflow.EventRejected,
 			func(c *signflow.Contract) string { return c.BuyerStatus }, signflow.PartyRejected},
-		{"creator's party rejects", peerIN, signflow.StatusCancelled, signflow.EventCancelled,
+		{"creator's party rejects", peerIN, peerPhone, signflow.StatusCancelled, signflow.EventCancelled,
 			func(c *signflow.Contract) string { return c.SellerStatus }, signflow.PartyCancelled},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newPeers(t)
 			tok := p.open(t, p.c.ID, tc.signer)
-			res, err := p.Service.RejectSession(tok, signflow.Actor{IP: "10.0.0.5", UserAgent: "UA"})
+			if err := p.Service.RejectUnconfirmed(tok); signflow.ErrorCode(err) != signflow.EINVALID {
+				t.Fatalf("unconfirmed reject: %v", err)
+			}
+			if _, err := p.Service.RejectWithCode(tok, "12345", signflow.Actor{}); err != signflow.ErrNoCode {
+				t.Fatalf("reject before a code was sent: %v", err)
+			}
+			// A code sent to sign does not reject, nor one sent to reject sign.
+			if _, err := p.Service.SendCode(context.Background(), tok, signflow.Actor{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Service.RejectWithCode(tok, lastCode(t, p.SMS, tc.phone), signflow.Actor{}); err != signflow.ErrCodeIntent {
+				t.Fatalf("reject with a signing code: %v", err)
+			}
+			p.Clock.Advance(signflow.ResendAfter)
+			if _, err := p.Service.SendCodeFor(context.Background(), tok, signflow.IntentReject, signflow.Actor{}); err != nil {
+				t.Fatal(err)
+			}
+			code := lastCode(t, p.SMS, tc.phone)
+			if text := p.SMS.Last().Text; !strings.Contains(text, "to reject contract No. "+p.c.Number) {
+				t.Fatalf("the rejection's code says %q", text)
+			}
+			if _, err := p.Service.ConfirmCode(tok, code, signflow.Actor{}); err != signflow.ErrCodeIntent {
+				t.Fatalf("sign with a rejection's code: %v", err)
+			}
+			wrong := "00000"
+			if code == wrong {
+				wrong = "99999"
+			}
+			var we *signflow.WrongCodeError
+			if _, err := p.Service.RejectWithCode(tok, wrong, signflow.Actor{}); !errors.As(err, &we) || we.Left != 4 {
+				t.Fatalf("wrong code: %v", err)
+			}
+			if c := p.reload(t, p.c.ID); c.Status != signflow.StatusCreated || c.Version != 1 {
+				t.Fatalf("refused rejections changed the contract: %s v%d", c.Status, c.Version)
+			}
+			res, err := p.Service.RejectWithCode(tok, code, signflow.Actor{IP: "10.0.0.5", UserAgent: "UA"})
 			if err != nil {
 				t.Fatal(err)
+			}
+			trail, err := p.Service.AuditTrail(p.c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := trail[len(trail)-1]; last.Type != tc.event || last.Method != signflow.MethodOTP || last.ActorIN != tc.signer {
+				t.Fatalf("rejection's audit event %+v", last)
 			}
 			c := p.reload(t, p.c.ID)
 			if res.Session.Status != signflow.SessionRejected || c.Status != tc.status || tc.party(c) != tc.partyStatus || c.Version != 2 {
@@ -288,7 +334,7 @@ func TestRejectThroughSession(t *testing.T) {
 			if types := auditTypes(t, p.Service, p.c.ID); count(types, tc.event) != 1 {
 				t.Fatalf("audit %v lacks %s", types, tc.event)
 			}
-			if _, err := p.Service.RejectSession(tok, signflow.Actor{}); err != signflow.ErrSessionClosed {
+			if _, err := p.Service.RejectWithCode(tok, code, signflow.Actor{}); err != signflow.ErrSessionClosed {
 				t.Fatalf("second reject: %v", err)
 			}
 		})

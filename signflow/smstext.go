@@ -20,10 +20,11 @@ const (
 	SMSCabinetInvite   SMSKind = "cabinetInvite"   // {owner}, {number}, {url}
 	SMSReminder        SMSKind = "reminder"        // {number}, {url}
 	SMSPaymentReminder SMSKind = "paymentReminder" // {amount}, {date}, {number}, {url}
+	SMSRejectCode      SMSKind = "rejectCode"      // {code}, {number}
 )
 
 // SMSKinds lists every kind, in the order docs/sms.md gives them.
-var SMSKinds = []SMSKind{SMSSignCode, SMSCabinetCode, SMSSignLink, SMSCabinetInvite, SMSReminder, SMSPaymentReminder}
+var SMSKinds = []SMSKind{SMSSignCode, SMSCabinetCode, SMSSignLink, SMSCabinetInvite, SMSReminder, SMSPaymentReminder, SMSRejectCode}
 
 // SMSTexts holds the text of each kind per language ("uz", "ru", "en"),
 // with {placeholders} still in it.
@@ -56,6 +57,7 @@ var smsPlaceholders = map[SMSKind]struct{ needs, may []string }{
 	SMSCabinetInvite:   {needs: []string{"url"}, may: []string{"owner", "number"}},
 	SMSReminder:        {needs: []string{"url"}, may: []string{"number"}},
 	SMSPaymentReminder: {needs: []string{"amount", "url"}, may: []string{"date", "number"}},
+	SMSRejectCode:      {needs: []string{"code"}, may: []string{"number"}},
 }
 
 var placeholderPattern = regexp.MustCompile(`\{[^{}]*\}`)

@@ -66,11 +66,14 @@ func (c *Contract) Sign(in string, sig Signature, now time.Time) ([]string, erro
 	return events, nil
 }
 
+// ErrWitnessRejects refuses a witness's rejection.
+var ErrWitnessRejects = &Error{Code: EINVALID, Message: "A witness cannot reject the contract."}
+
 // Reject records a refusal by a party. A refusal by the creator's own party
 // is a cancel. A witness attests a signing and has no say in it.
 func (c *Contract) Reject(in string, now time.Time) ([]string, error) {
 	if c.Witness(in) != nil {
-		return nil, Errorf(EINVALID, "A witness cannot reject the contract.")
+		return nil, ErrWitnessRejects
 	}
 	if !c.HasParty(in) {
 		return nil, Errorf(EINVALID, "The signer is not a party of this contract.")

@@ -1,6 +1,7 @@
 package signflow_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -166,7 +167,10 @@ func testWitnessRefusals(t *testing.T, e engine) {
 		t.Fatal(err)
 	}
 	tok := w.open(t, c.ID, witnessPeople[0].IN)
-	if _, err := w.Service.RejectSession(tok, signflow.Actor{}); signflow.ErrorCode(err) != signflow.EINVALID ||
+	if _, err := w.Service.SendCodeFor(context.Background(), tok, signflow.IntentReject, signflow.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Service.RejectWithCode(tok, lastCode(t, w.SMS, witnessPeople[0].Phone), signflow.Actor{}); signflow.ErrorCode(err) != signflow.EINVALID ||
 		!strings.Contains(err.Error(), "witness cannot reject") {
 		t.Fatalf("witness rejects: %v", err)
 	}
@@ -179,6 +183,7 @@ func testWitnessRefusals(t *testing.T, e engine) {
 		t.Fatalf("other tenant's session for a witness: %v", err)
 	}
 	// The code goes to the phone the creator's tenant holds for the witness.
+	w.Clock.Advance(time.Minute)
 	w.send(t, tok, witnessPeople[0].Phone)
 	// An owner's record may witness; its own apps and keys still do not read the contract.
 	owner, err := w.Service.Owner(fixture.OtherIN)

@@ -2,7 +2,8 @@
 // page what happened with postMessage, only to parentOrigin when it is known.
 // The signer confirms by the session's flow: an SMS code (otp), a face check
 // at MY_ID or ABLE_ID in a popup (identity), or a key of the local E-IMZO
-// client (eimzo).
+// client (eimzo). A rejection is confirmed the same way: the code, the
+// check or an E-IMZO signature of the rejection.
 (function () {
   'use strict';
 
@@ -55,6 +56,7 @@
     'identity-mismatch': 'err.identityMismatch', 'identity-state': 'err.identityState',
     'identity-cancelled': 'err.identityCancelled', 'identity-refused': 'err.identityRefused',
     'identity-reason': function (r) { return fmt('err.identityReason', { code: r.code || '?' }); },
+    'code-intent': 'reject.err.codeIntent',
     'signature-refused': function () { return fmt('err.signatureRefused', { id: cfg.idLabel + ' ' + cfg.signerIn }); }
   };
   function errorText(r) { return P.errorText(r, reasonText); }
@@ -91,6 +93,36 @@
     post('SIGNED', { sessionId: data.sessionId, contractId: data.contractId });
   }
 
+  // intent is what the code, the identity check or the E-IMZO key confirms
+  // next: 'sign' or 'reject'; the panels' titles say which.
+  var intent = 'sign';
+  function setIntent(next) {
+    intent = next;
+    var titles = { code: ['.title', 'codeTitle'], eimzo: ['[data-eimzo-title]', 'eimzoTitle'], identity: ['[data-identity-title]', null] };
+    for (var name in titles) {
+      var p = panel(name), el = p && $(titles[name][0], p);
+      if (!el) continue;
+      if (!el.dataset.signTitle) el.dataset.signTitle = el.textContent;
+      el.textContent = next === 'reject' ? fmt('reject.' + name + 'Title', { provider: cfg.provider || '' }) : el.dataset.signTitle;
+    }
+    ['confirm-code', 'confirm-eimzo'].forEach(function (action) {
+      var btn = $('[data-action="' + action + '"]');
+      if (btn) { btn.classList.toggle('btn-danger', next === 'reject'); btn.classList.toggle('btn-primary', next !== 'reject'); }
+    });
+  }
+
+  // rejected shows the rejection (a cancel for the creator's party) and tells the parent.
+  function rejected(data) {
+    finish(data.contractStatus === 'CANCELLED' ? 'cancelled' : 'rejected', data);
+    post('REJECTED');
+  }
+
+  // outcome shows what an action on the session ended in.
+  function outcome(data) {
+    if (data.status === 'REJECTED') rejected(data);
+    else signed(data);
+  }
+
   function openCode(info, focus) {
     if (info.phone) $('[data-code-sent]').textContent = fmt('codeSent', { phone: info.phone });
     resend.start(info.resendIn, info.sendsLeft);
@@ -100,7 +132,7 @@
   function sendCode(from, btn) {
     say(from, fmt('sending'));
     busy(btn, true);
-    return api('code').then(function (r) {
+    return api('code', intent === 'reject' ? { intent: 'reject' } : null).then(function (r) {
       busy(btn, false);
       if (r.ok) {
         if (from !== 'code') say(from, '');
@@ -120,10 +152,15 @@
   }
 
   function otpFlow(signBtn) {
-    signBtn.addEventListener('click', function () {
-      if (cfg.code) { var c = cfg.code; cfg.code = null; openCode(c); return; }
-      sendCode('review', signBtn);
-    });
+    // A code in force is used again only for the act it was sent for.
+    function begin(from, btn) {
+      var c = cfg.code;
+      cfg.code = null;
+      if (c && (c.intent || 'sign') === intent) { openCode(c); return; }
+      sendCode(from, btn);
+    }
+    signBtn.addEventListener('click', function () { setIntent('sign'); begin('review', signBtn); });
+    confirmReject = function (btn) { setIntent('reject'); begin('reject', btn); };
     $('[data-action="resend"]').addEventListener('click', function (e) { sendCode('code', e.currentTarget); });
 
     var input = $('#sms-code');
@@ -140,10 +177,10 @@
       var btn = $('[data-action="confirm-code"]');
       say('code', fmt('checking'));
       busy(btn, true);
-      api('confirm', { code: code }).then(function (r) {
+      api(intent === 'reject' ? 'reject' : 'confirm', { code: code }).then(function (r) {
         busy(btn, false);
         if (r.ok) {
-          signed(r.data);
+          outcome(r.data);
           return;
         }
         if (closedBy(r)) return;
@@ -171,9 +208,9 @@
       api('status', 'GET').then(function (r) {
         checking = false;
         if (!poll) return;
-        if (r.ok && r.data.status === 'SIGNED') {
+        if (r.ok && (r.data.status === 'SIGNED' || r.data.status === 'REJECTED')) {
           stopWaiting();
-          signed(r.data);
+          outcome(r.data);
         } else if (r.ok && r.data.status !== 'PENDING') {
           stopWaiting();
           closedBy({ status: 403, reason: r.data.status === 'EXPIRED' ? 'session-expired' : 'session-closed' });
@@ -216,7 +253,7 @@
       w.focus();
       say(from, fmt('idpStarting', vars));
       busy(btn, true);
-      api('identity').then(function (r) {
+      api('identity', intent === 'reject' ? { intent: 'reject' } : null).then(function (r) {
         busy(btn, false);
         if (!r.ok) {
           w.close();
@@ -240,14 +277,15 @@
       if (d.sessionId && d.sessionId !== cfg.sessionId) return;
       stopWaiting();
       if (d.ok && d.result) {
-        signed(d.result);
+        outcome(d.result);
         return;
       }
       if (closedBy({ status: d.status, reason: d.reason })) return;
       show('identity', $('[data-identity-title]'));
       say('identity', errorText({ reason: d.reason, code: d.code }), 'error');
     });
-    signBtn.addEventListener('click', function () { start('review', signBtn); });
+    signBtn.addEventListener('click', function () { setIntent('sign'); start('review', signBtn); });
+    confirmReject = function (btn) { setIntent('reject'); start('reject', btn); };
     $('[data-action="identity-again"]').addEventListener('click', function (e) { start('identity', e.currentTarget); });
   }
 
@@ -317,11 +355,12 @@
       busy(submit, true);
       select.disabled = true;
       function done() { busy(submit, false); select.disabled = false; }
-      Promise.resolve().then(function () { return client().sign(select.value, ez.data64); }).then(function (pkcs7) {
-        return api('eimzo', { pkcs7: pkcs7 }).then(function (r) {
+      var rejecting = intent === 'reject';
+      Promise.resolve().then(function () { return client().sign(select.value, rejecting ? ez.reject64 : ez.data64); }).then(function (pkcs7) {
+        return api(rejecting ? 'reject' : 'eimzo', { pkcs7: pkcs7 }).then(function (r) {
           done();
           if (r.ok) {
-            signed(r.data);
+            outcome(r.data);
             return;
           }
           if (closedBy(r)) return;
@@ -334,7 +373,8 @@
         if (retryable(err)) retry.hidden = false;
       });
     });
-    signBtn.addEventListener('click', function () { show('eimzo', $('[data-eimzo-title]')); load(); });
+    signBtn.addEventListener('click', function () { setIntent('sign'); show('eimzo', $('[data-eimzo-title]')); load(); });
+    confirmReject = function () { setIntent('reject'); show('eimzo', $('[data-eimzo-title]')); load(); };
     retry.addEventListener('click', load);
   }
 
@@ -468,26 +508,23 @@
     };
   }
 
+  // confirmReject walks the signer through the flow's confirmation of a
+  // rejection; each flow sets it.
+  var confirmReject = null;
   var signBtn = $('[data-action="sign"]');
   if (signBtn) ({ otp: otpFlow, identity: identityFlow, eimzo: eimzoFlow })[cfg.flow](signBtn);
 
+  var how = $('[data-reject-how]');
+  if (how && confirmReject) {
+    how.textContent = fmt('reject.how.' + cfg.flow, { provider: cfg.provider || '' });
+    how.hidden = false;
+  }
   document.querySelectorAll('[data-action="reject"]').forEach(function (b) {
     b.addEventListener('click', function () { say('reject', ''); show('reject', $('[data-action="back"]')); });
   });
-  $('[data-action="back"]').addEventListener('click', function () { show('review', $('[data-action="reject"]')); });
+  $('[data-action="back"]').addEventListener('click', function () { setIntent('sign'); show('review', $('[data-action="reject"]')); });
   $('[data-action="confirm-reject"]').addEventListener('click', function (e) {
-    var btn = e.currentTarget;
-    busy(btn, true);
-    api('reject').then(function (r) {
-      busy(btn, false);
-      if (r.ok) {
-        finish(r.data.contractStatus === 'CANCELLED' ? 'cancelled' : 'rejected', r.data);
-        post('REJECTED');
-        return;
-      }
-      if (closedBy(r)) return;
-      say('reject', errorText(r), 'error');
-    });
+    if (confirmReject) confirmReject(e.currentTarget);
   });
 
   // Continue opens redirectUrl in the top window: a navigation the user's

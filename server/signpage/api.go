@@ -1,6 +1,7 @@
 package signpage
 
 import (
+	"bytes"
 	"net/http"
 	"time"
 
@@ -13,9 +14,11 @@ import (
 // The page's JSON API, all under /sign/<token>/ and authorised by the token:
 //
 //	POST code      send (or resend) the SMS code       200 codeJSON
+//	               ({"intent":"reject"}: a code to confirm a rejection)
 //	POST confirm   {"code":"12345"}                    200 resultJSON
-//	POST reject                                        200 resultJSON
+//	POST reject    {"code"} or {"pkcs7"}               200 resultJSON
 //	POST identity  start the MY_ID/ABLE_ID check       200 {"authUrl": ...}
+//	               ({"intent":"reject"}: to confirm a rejection)
 //	POST eimzo     {"pkcs7":"<base64>"}                200 resultJSON
 //	GET  status    the session as it is now            200 resultJSON
 //
@@ -30,6 +33,7 @@ type codeJSON struct {
 	ExpiresIn int    `json:"expiresIn"` // seconds
 	ResendIn  int    `json:"resendIn"`  // seconds
 	SendsLeft int    `json:"sendsLeft"`
+	Intent    string `json:"intent,omitempty"` // "reject" for a rejection's code
 }
 
 // resultJSON is a session after the customer acted on it.
@@ -45,6 +49,31 @@ type confirmRequest struct {
 	Code string `json:"code"`
 }
 
+// rejectRequest confirms a rejection as the session's method confirms a
+// signature: the SMS code (OTP_SMS) or the E-IMZO signature of
+// signflow.RejectContent (E_IMZO). MY_ID and ABLE_ID reject through the
+// identity check started with intent "reject".
+type rejectRequest struct {
+	Code  string `json:"code"`
+	PKCS7 string `json:"pkcs7"`
+}
+
+// intentRequest is the body of code and identity: what the code or the
+// check is to confirm.
+type intentRequest struct {
+	Intent string `json:"intent"` // "" to sign, "reject" to reject
+}
+
+// bindIntent reads an optional intentRequest: an empty body is a signature's.
+func bindIntent(c echo.Context) (intentRequest, error) {
+	var req intentRequest
+	data, err := server.ReadBody(c)
+	if err == nil && len(bytes.TrimSpace(data)) > 0 {
+		err = server.Decode(data, &req)
+	}
+	return req, err
+}
+
 type eimzoRequest struct {
 	PKCS7 string `json:"pkcs7"` // the attached PKCS#7 from E-IMZO's create_pkcs7, base64
 }
@@ -55,7 +84,7 @@ type identityJSON struct {
 
 func codeBody(c *signflow.CodeSent) *codeJSON {
 	secs := func(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
-	return &codeJSON{Phone: c.Phone, ExpiresIn: secs(c.ExpiresIn), ResendIn: secs(c.ResendIn), SendsLeft: c.SendsLeft}
+	return &codeJSON{Phone: c.Phone, ExpiresIn: secs(c.ExpiresIn), ResendIn: secs(c.ResendIn), SendsLeft: c.SendsLeft, Intent: c.Intent}
 }
 
 func resultBody(r *signflow.SessionResult) resultJSON {
@@ -67,7 +96,11 @@ func (h *handler) sendCode(c echo.Context) error {
 	if err := h.allow(c); err != nil {
 		return server.Refuse(c, err)
 	}
-	sent, err := h.svc.SendCode(c.Request().Context(), c.Param("token"), server.Actor(c))
+	req, err := bindIntent(c)
+	if err != nil {
+		return err
+	}
+	sent, err := h.svc.SendCodeFor(c.Request().Context(), c.Param("token"), req.Intent, server.Actor(c))
 	if err != nil {
 		return server.Refuse(c, err)
 	}
@@ -95,7 +128,28 @@ func (h *handler) reject(c echo.Context) error {
 	if err := h.allow(c); err != nil {
 		return server.Refuse(c, err)
 	}
-	res, err := h.svc.RejectSession(c.Param("token"), server.Actor(c))
+	data, err := server.ReadBody(c)
+	if err != nil {
+		return err
+	}
+	var req rejectRequest
+	if len(bytes.TrimSpace(data)) > 0 {
+		if err := server.Decode(data, &req); err != nil {
+			return err
+		}
+	}
+	var res *signflow.SessionResult
+	switch {
+	case req.PKCS7 != "":
+		res, err = h.svc.RejectWithEIMZO(c.Request().Context(), c.Param("token"), req.PKCS7, server.Actor(c))
+		if signflow.ErrorCode(err) == signflow.EINVALID && server.ReasonOf(err) == "" {
+			c.Response().Header().Set(server.ReasonHeader, "signature-refused")
+		}
+	case req.Code != "":
+		res, err = h.svc.RejectWithCode(c.Param("token"), req.Code, server.Actor(c))
+	default:
+		err = h.svc.RejectUnconfirmed(c.Param("token"))
+	}
 	if err != nil {
 		return server.Refuse(c, err)
 	}
@@ -108,7 +162,19 @@ func (h *handler) startIdentity(c echo.Context) error {
 	if err := h.allow(c); err != nil {
 		return server.Refuse(c, err)
 	}
-	authURL, err := h.svc.StartIdentity(c.Param("token"), server.Actor(c))
+	req, err := bindIntent(c)
+	if err != nil {
+		return err
+	}
+	var authURL string
+	switch req.Intent {
+	case "":
+		authURL, err = h.svc.StartIdentity(c.Param("token"), server.Actor(c))
+	case signflow.IntentReject:
+		authURL, err = h.svc.StartRejectIdentity(c.Param("token"), server.Actor(c))
+	default:
+		err = signflow.Errorf(signflow.EINVALID, "intent: must be empty or reject")
+	}
 	if err != nil {
 		return server.Refuse(c, err)
 	}

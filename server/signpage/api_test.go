@@ -110,26 +110,50 @@ func TestPageAPIUnknownTokensSpendNoSessionBudget(t *testing.T) {
 }
 
 // Reject through the API: the counterparty's refusal rejects, the
-// creator's party's refusal cancels. Holding the link is all it took: the
-// audit trail names no confirmation method for it.
+// creator's party's refusal cancels. Each is confirmed with the SMS code,
+// as a signature is; the rejection's audit event names OTP_SMS.
 func TestPageAPIReject(t *testing.T) {
 	e := newEnv(t, 0, "")
+	phones := map[string]string{fixture.CustomerIN: custPhone, peerIN: peerPhone}
 	for signer, want := range map[string]string{fixture.CustomerIN: signflow.StatusRejected, peerIN: signflow.StatusCancelled} {
 		c := e.contract(t)
 		_, url := e.open(t, c.ID, signflow.SessionRequest{SignerIN: signer})
+		code := func() string { return lastCode(t, e.SMS, phones[signer]) }
 		apitest.Run(t, e.page(url), []apitest.Scenario{
-			{Name: "reject", Method: "POST", Path: "/reject", Body: "", Status: 200,
+			{Name: "reject unconfirmed", Method: "POST", Path: "/reject", Body: "", Status: 400, Want: []string{"SMS code"}},
+			{Name: "reject, malformed", Method: "POST", Path: "/reject", Body: `{"code":`, Status: 400},
+			{Name: "send to sign", Method: "POST", Path: "/code", Body: "{}", Status: 200},
+			{Name: "reject with the signing code", Method: "POST", Path: "/reject", Body: func() string { return `{"code":"` + code() + `"}` },
+				Status: 400, Reason: "code-intent"},
+			{Name: "send to reject", Method: "POST", Before: func() { e.Clock.Advance(signflow.ResendAfter) }, Path: "/code", Body: `{"intent":"reject"}`,
+				Status: 200, Want: []string{`"intent":"reject"`, `"sendsLeft":3`}},
+			{Name: "unknown intent", Method: "POST", Path: "/code", Body: `{"intent":"sign"}`, Status: 400},
+			{Name: "sign with the rejection's code", Method: "POST", Path: "/confirm", Body: func() string { return `{"code":"` + code() + `"}` },
+				Status: 400, Reason: "code-intent"},
+			{Name: "reject, wrong code", Method: "POST", Path: "/reject", Body: func() string { return `{"code":"` + fixture.NotCode(code()) + `"}` },
+				Status: 400, Reason: "wrong-code", WantHeader: map[string]string{"X-Attempts-Left": "4"}},
+			{Name: "reject", Method: "POST", Path: "/reject", Body: func() string { return `{"code":"` + code() + `"}` }, Status: 200,
 				Want: []string{`"status":"REJECTED"`, `"contractStatus":"` + want + `"`}},
 			{Name: "send after reject", Method: "POST", Path: "/code", Body: "{}", Status: 403, Reason: "session-closed"},
 		})
 		events, err := e.Service.AuditTrail(c.ID)
-		if err != nil || len(events) != 3 {
-			t.Fatalf("audit: %d events, %v", len(events), err)
+		if err != nil {
+			t.Fatal(err)
 		}
+		rejections := 0
 		for _, ev := range events {
-			if ev.Method != "" {
+			switch {
+			case ev.Type == signflow.EventRejected || ev.Type == signflow.EventCancelled:
+				rejections++
+				if ev.Method != signflow.MethodOTP {
+					t.Errorf("%s: %s names the confirmation %q, want OTP_SMS", signer, ev.Type, ev.Method)
+				}
+			case ev.Method != "":
 				t.Errorf("%s: %s names the confirmation %s", signer, ev.Type, ev.Method)
 			}
+		}
+		if rejections != 1 {
+			t.Fatalf("%s: %d rejections in the trail", signer, rejections)
 		}
 	}
 }

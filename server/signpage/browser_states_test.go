@@ -12,17 +12,18 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Reject in the page: the counterparty's refusal rejects the contract, the
-// creator's own party's refusal cancels it; the parent gets REJECTED.
+// Reject in the page, confirmed with the SMS code as a signature is: the
+// counterparty's refusal rejects the contract, the creator's own party's
+// refusal cancels it; a wrong code rejects nothing; the parent gets REJECTED.
 func TestBrowserRejects(t *testing.T) {
 	e := newEnv(t, 0, "")
 	ctx := browsertest.Start(t)
 	p := newParent(t, e.base+"/sdk.js")
 	cases := []struct {
-		signer, contract, party, text string
+		signer, phone, contract, party, text string
 	}{
-		{signer: fixture.CustomerIN, contract: signflow.StatusRejected, party: signflow.PartyRejected, text: "Contract rejected"},
-		{signer: peerIN, contract: signflow.StatusCancelled, party: signflow.PartyCancelled, text: "Contract cancelled"},
+		{signer: fixture.CustomerIN, phone: custPhone, contract: signflow.StatusRejected, party: signflow.PartyRejected, text: "Contract rejected"},
+		{signer: peerIN, phone: peerPhone, contract: signflow.StatusCancelled, party: signflow.PartyCancelled, text: "Contract cancelled"},
 	}
 	for _, tc := range cases {
 		c := e.contract(t)
@@ -35,6 +36,17 @@ func TestBrowserRejects(t *testing.T) {
 		browsertest.Click(t, f, "button", "Reject")
 		browsertest.Click(t, f, "button", "Back")
 		browsertest.Click(t, f, "button", "Reject")
+		browsertest.WaitText(t, f, "To confirm, we will text a code to your phone, as for signing.")
+		browsertest.Click(t, f, "button", "Confirm")
+		browsertest.WaitText(t, f, "Confirm the rejection with the SMS code")
+		code := lastCode(t, e.SMS, tc.phone)
+		browsertest.Type(t, f, "SMS code", fixture.NotCode(code))
+		browsertest.Click(t, f, "button", "Confirm")
+		browsertest.WaitText(t, f, "Wrong code. Attempts left: 4.")
+		if got := e.StoredContract(t, c.ID); got.Status != signflow.StatusCreated {
+			t.Fatalf("a wrong code rejected: %s", got.Status)
+		}
+		browsertest.Type(t, f, "SMS code", code)
 		browsertest.Click(t, f, "button", "Confirm")
 		m := waitMessage(t, ctx, "REJECTED")
 		if m.Origin != e.base || m.Data["source"] != "contracts-sdk" || len(m.Data) != 2 {
@@ -47,6 +59,10 @@ func TestBrowserRejects(t *testing.T) {
 		got := e.StoredContract(t, c.ID)
 		if got.Status != tc.contract || got.PartyStatus(tc.signer) != tc.party || e.StoredSession(t, sess.ID).Status != signflow.SessionRejected {
 			t.Fatalf("after reject by %s: %s, party %s", tc.signer, got.Status, got.PartyStatus(tc.signer))
+		}
+		trail, err := e.Service.AuditTrail(c.ID)
+		if err != nil || trail[len(trail)-1].Method != signflow.MethodOTP {
+			t.Fatalf("the rejection's audit event names no SMS code: %v", err)
 		}
 		if tc.signer == fixture.CustomerIN {
 			browsertest.Screenshot(t, ctx, "en-rejected-in-parent", 1100)
@@ -157,7 +173,8 @@ func types(ms []message) []string {
 
 // A method that is not set up on this service (E_IMZO for a company, with
 // no E-IMZO server configured) is said honestly: READY names it, there is
-// no Sign button, Reject still works.
+// no Sign button and no Reject either: a rejection is confirmed by the
+// same method.
 func TestBrowserMethodNotAvailableHere(t *testing.T) {
 	e := newEnv(t, 0, "")
 	ctx := browsertest.Start(t)
@@ -182,11 +199,10 @@ func TestBrowserMethodNotAvailableHere(t *testing.T) {
 	if err != nil || n != 0 {
 		t.Fatalf("a Sign button is offered (%d, %v)", n, err)
 	}
-	browsertest.Screenshot(t, ctx, "en-method-unavailable-in-parent", 1100)
-	browsertest.Click(t, f, "button", "Reject")
-	browsertest.Click(t, f, "button", "Confirm")
-	waitMessage(t, ctx, "REJECTED")
-	if got := e.StoredContract(t, c.ID); got.Status != signflow.StatusCancelled {
-		t.Fatalf("the creator's company rejected: %s, want CANCELLED", got.Status)
+	browsertest.WaitText(t, f, "A rejection is confirmed the same way")
+	n, err = chromedp.Run(f, chromedp.Evaluate[int](`document.querySelectorAll('[data-panel="review"] [data-action="reject"]').length`))
+	if err != nil || n != 0 {
+		t.Fatalf("a Reject button is offered (%d, %v)", n, err)
 	}
+	browsertest.Screenshot(t, ctx, "en-method-unavailable-in-parent", 1100)
 }

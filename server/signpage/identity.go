@@ -97,6 +97,9 @@ func (h *handler) identityCallback(c echo.Context) error {
 	status := http.StatusOK
 	if msg.OK {
 		d.Heading, d.Text = t["signedTitle"], t["idpSignedText"]
+		if msg.Result.Status == signflow.SessionRejected {
+			d.Heading, d.Text = t["rejectedTitle"], t["reject.idpDoneText"]
+		}
 	} else {
 		status = server.HTTPStatus(err)
 		if status >= 500 && signflow.ErrorCode(err) == signflow.EINTERNAL {

@@ -72,6 +72,8 @@ type eimzoJSON struct {
 	// Data64 is the base64 of the document hash as text, the content of
 	// the attached PKCS#7.
 	Data64 string `json:"data64,omitempty"`
+	// Reject64 is the rejection's content (signflow.RejectContent), base64.
+	Reject64 string `json:"reject64,omitempty"`
 }
 
 // Reasons of the ERROR message; they carry no data.
@@ -144,7 +146,7 @@ func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 	d.RedirectURL = s.RedirectURL
 	d.Config.Method, d.Config.SessionID, d.Config.ContractID, d.Config.RedirectURL = s.Method, s.ID, c.ID, s.RedirectURL
 	if d.Flow = flowOf[s.Method]; !h.svc.MethodUsable(s.Method) {
-		d.Flow = "" // never offer what would fail: say so and offer Reject only
+		d.Flow = "" // never offer what would fail (a rejection is confirmed by the method too): say so
 	}
 	switch d.Flow {
 	case "":
@@ -163,6 +165,7 @@ func (h *handler) fill(d *pageData, v *signflow.SigningView) {
 		d.ReviewText = t["reviewEIMZOText"]
 		ez := h.eimzo
 		ez.Data64 = base64.StdEncoding.EncodeToString([]byte(c.Hash))
+		ez.Reject64 = base64.StdEncoding.EncodeToString([]byte(signflow.RejectContent(c.Hash)))
 		d.Config.EIMZO, d.Config.SignerIN, d.Config.IDLabel = &ez, s.SignerIN, document.IDLabel(t, s.SignerIN)
 		d.Config.SignerCompany = signflow.ClientTypeOf(s.SignerIN) == signflow.ClientCompany
 	}
