@@ -204,26 +204,7 @@ func (s *Service) FinishIdentity(ctx context.Context, state, code string, actor 
 // PKCS#7 is verified through the E-IMZO server outside any transaction,
 // then the contract is signed and the signer's client becomes verified.
 func (s *Service) SignWithEIMZO(ctx context.Context, token, pkcs7 string, actor Actor) (*SessionResult, error) {
-	var sess *SignSession
-	var hash string
-	err := s.store.View(func(tx Tx) error {
-		found, c, err := liveSession(tx, token, s.opt.Now())
-		if err != nil {
-			return err
-		}
-		if found.Method != MethodEIMZO {
-			return ErrNotEIMZO
-		}
-		sess, hash = found, c.Hash
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if s.opt.EIMZO == nil || !s.opt.Methods[MethodEIMZO] {
-		return nil, Errorf(EINVALID, "The signing method %s is not configured on this service.", MethodEIMZO)
-	}
-	cert, err := s.opt.EIMZO.Verify(WithActor(ctx, actor), pkcs7, hash, sess.SignerIN)
+	sess, hash, cert, err := s.verifyEIMZO(ctx, token, pkcs7, func(hash string) string { return hash }, actor)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +219,37 @@ func (s *Service) SignWithEIMZO(ctx context.Context, token, pkcs7 string, actor 
 	kept := *cert
 	kept.PKCS7 = ""
 	return s.signConfirmed(sess.ID, MethodEIMZO, hash, actor, &Signature{PKCS7: der, Certificate: &kept})
+}
+
+// verifyEIMZO reads the live E_IMZO session of token and has the E-IMZO
+// server verify pkcs7 as the signer's signature of content(the contract's
+// hash), outside any transaction: a signature and a rejection sign
+// different contents of the same hash.
+func (s *Service) verifyEIMZO(ctx context.Context, token, pkcs7 string, content func(hash string) string, actor Actor) (*SignSession, string, *SignerCertificate, error) {
+	var sess *SignSession
+	var hash string
+	err := s.store.View(func(tx Tx) error {
+		found, c, err := liveSession(tx, token, s.opt.Now())
+		if err != nil {
+			return err
+		}
+		if found.Method != MethodEIMZO {
+			return ErrNotEIMZO
+		}
+		sess, hash = found, c.Hash
+		return nil
+	})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if s.opt.EIMZO == nil || !s.opt.Methods[MethodEIMZO] {
+		return nil, "", nil, Errorf(EINVALID, "The signing method %s is not configured on this service.", MethodEIMZO)
+	}
+	cert, err := s.opt.EIMZO.Verify(WithActor(ctx, actor), pkcs7, content(hash), sess.SignerIN)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return sess, hash, cert, nil
 }
 
 // MethodUsable reports whether a session of the method can be confirmed

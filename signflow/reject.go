@@ -42,26 +42,7 @@ func (s *Service) StartRejectIdentity(token string, actor Actor) (string, error)
 // any transaction, and rejects the contract for the session's party. The
 // audit event keeps the certificate that signed it.
 func (s *Service) RejectWithEIMZO(ctx context.Context, token, pkcs7 string, actor Actor) (*SessionResult, error) {
-	var sess *SignSession
-	var hash string
-	err := s.store.View(func(tx Tx) error {
-		found, c, err := liveSession(tx, token, s.opt.Now())
-		if err != nil {
-			return err
-		}
-		if found.Method != MethodEIMZO {
-			return ErrNotEIMZO
-		}
-		sess, hash = found, c.Hash
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if s.opt.EIMZO == nil || !s.opt.Methods[MethodEIMZO] {
-		return nil, Errorf(EINVALID, "The signing method %s is not configured on this service.", MethodEIMZO)
-	}
-	cert, err := s.opt.EIMZO.Verify(WithActor(ctx, actor), pkcs7, RejectContent(hash), sess.SignerIN)
+	sess, hash, cert, err := s.verifyEIMZO(ctx, token, pkcs7, RejectContent, actor)
 	if err != nil {
 		return nil, err
 	}
