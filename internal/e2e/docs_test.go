@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -50,23 +49,7 @@ var readmeRun = map[string]bool{"README.md": true, "docs/integrating.md": true}
 // skipped, and fails on any other shell block in the docs.
 func TestDocsRun(t *testing.T) {
 	tools := testtools.Need(t, "bash", "curl", "jq", "openssl", "pdfsig", "pdfdetach")
-	bin := contractsBinary(t)
-	dir := t.TempDir()
-	ports := map[string]string{}
-	for _, name := range []string{"embedded", "key", "admin"} {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ports[name] = ln.Addr().String()
-		ln.Close()
-	}
-	_, ePort, _ := net.SplitHostPort(ports["embedded"])
-	_, kPort, _ := net.SplitHostPort(ports["key"])
-	p := run(t, dir, []string{"CONTRACTS_EMBEDDED__BASEURL=http://localhost:" + ePort, "CONTRACTS_KEY__BASEURL=http://localhost:" + kPort},
-		"serve", "--demo", "--embedded-listen", ports["embedded"], "--key-listen", ports["key"], "--admin-listen", ports["admin"])
-	p.listening(t)
-	demo := p.waitStdout(t, "webhookSecret: ")
+	bin, dir, ports, ePort, kPort, demo := serveDemo(t)
 	if err := os.Symlink(bin, filepath.Join(dir, "contracts")); err != nil {
 		t.Fatal(err)
 	}

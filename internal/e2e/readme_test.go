@@ -20,23 +20,7 @@ import (
 // "go test ./..." is this very run.
 func TestReadmeRuns(t *testing.T) {
 	tools := testtools.Need(t, "bash", "curl", "jq")
-	bin := contractsBinary(t)
-	dir := t.TempDir()
-	ports := map[string]string{}
-	for _, name := range []string{"embedded", "key", "admin"} {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ports[name] = ln.Addr().String()
-		ln.Close()
-	}
-	_, ePort, _ := net.SplitHostPort(ports["embedded"])
-	_, kPort, _ := net.SplitHostPort(ports["key"])
-	p := run(t, dir, []string{"CONTRACTS_EMBEDDED__BASEURL=http://localhost:" + ePort, "CONTRACTS_KEY__BASEURL=http://localhost:" + kPort},
-		"serve", "--demo", "--embedded-listen", ports["embedded"], "--key-listen", ports["key"], "--admin-listen", ports["admin"])
-	p.listening(t)
-	demo := p.waitStdout(t, "webhookSecret: ")
+	bin, dir, ports, ePort, kPort, demo := serveDemo(t)
 
 	// The directory the commands run in: the binary, the demo's data, the repository's assets.
 	if err := os.Link(bin, filepath.Join(dir, "contracts")); err != nil {
@@ -165,4 +149,29 @@ func blocks(t *testing.T, path, lang string) []string {
 		out = append(out, m[1])
 	}
 	return out
+}
+
+// serveDemo starts "serve --demo" of the built binary on free loopback
+// ports, base URLs on localhost, for the docs' commands to run against; it
+// returns the binary, the directory it runs in, the listeners' addresses
+// and ports, and what it printed up to the demo's webhook secret.
+func serveDemo(t *testing.T) (bin, dir string, ports map[string]string, ePort, kPort, demo string) {
+	t.Helper()
+	bin = contractsBinary(t)
+	dir = t.TempDir()
+	ports = map[string]string{}
+	for _, name := range []string{"embedded", "key", "admin"} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports[name] = ln.Addr().String()
+		ln.Close()
+	}
+	_, ePort, _ = net.SplitHostPort(ports["embedded"])
+	_, kPort, _ = net.SplitHostPort(ports["key"])
+	p := run(t, dir, []string{"CONTRACTS_EMBEDDED__BASEURL=http://localhost:" + ePort, "CONTRACTS_KEY__BASEURL=http://localhost:" + kPort},
+		"serve", "--demo", "--embedded-listen", ports["embedded"], "--key-listen", ports["key"], "--admin-listen", ports["admin"])
+	p.listening(t)
+	return bin, dir, ports, ePort, kPort, p.waitStdout(t, "webhookSecret: ")
 }
