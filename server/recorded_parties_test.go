@@ -1,11 +1,14 @@
 package server_test
 
 import (
+	"encoding/json"
 	"html"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
+	"contracts/internal/apitest"
 	"contracts/signflow"
 )
 
@@ -14,7 +17,8 @@ import (
 // Olim Hacked" while the sealed PDF of the same version said "Test Olim".
 // Pages now show the parties as the version recorded them. And a
 // counterparty's tenant no longer sees another owner's admin phone in
-// buyer.phone: a phone is shown only to the tenant that holds it.
+// buyer.phone: a phone is shown only to the tenant that holds it. The read
+// answers of both interfaces show the recorded parties as well.
 func TestPartiesAsRecordedAndPhonesToTheirHolder(t *testing.T) {
 	e := newTenancy(t)
 	appA, appB := e.alphaAndBeta()
@@ -27,10 +31,38 @@ func TestPartiesAsRecordedAndPhonesToTheirHolder(t *testing.T) {
 	if r := e.page(tok, "confirm", map[string]any{"code": e.codeTo(realPh)}); r.Status != 200 {
 		t.Fatalf("the buyer signs: %d %s", r.Status, r.Body)
 	}
+	// The read answers of both interfaces show the buyer as the version
+	// recorded them too (with the phone A holds now).
+	keyA := e.apiKey(ownerA)
+	buyers := func() []string {
+		var out []string
+		for _, r := range []apitest.Reply{e.emb(appA, "GET", "/v1/contracts/"+id, nil),
+			e.keyCall(keyA, "GET", "/v1/contracts/"+id, nil), e.keyCall(keyA, "GET", "/v1/contracts?size=100", nil)} {
+			got := e.ok(r, "A reads")
+			if items, ok := got["content"].([]any); ok {
+				got = nil
+				for _, it := range items {
+					if it.(map[string]any)["id"] == id {
+						got = it.(map[string]any)
+					}
+				}
+			}
+			b, err := json.Marshal(got["buyer"])
+			if err != nil || !strings.Contains(string(b), `"lastName":"Test"`) {
+				t.Fatalf("the buyer in A's answer: %s %v", b, err)
+			}
+			out = append(out, string(b))
+		}
+		return out
+	}
+	before := buyers()
 	hacked := person(personN, "Olim", "Test", realPh)
-	hacked["midName"] = "Hacked"
+	hacked["midName"], hacked["legalName"] = "Hacked", "Hacked"
 	if got := e.ok(e.emb(appA, "POST", "/v1/clients", hacked), "A registers the buyer again"); got["midName"] != "Hacked" {
 		t.Fatalf("the claim was not filled: %v", got)
+	}
+	if after := buyers(); !reflect.DeepEqual(after, before) {
+		t.Fatalf("the answers' buyer follows the live record:\n%v\n%v", before, after)
 	}
 	var c *signflow.Contract
 	must := func(err error) {

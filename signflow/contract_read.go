@@ -14,11 +14,12 @@ type ContractView struct {
 	owners map[string]bool
 }
 
-// HeldBy returns the view as tenant may read it: a party's phone only
-// where tenant holds it — its own claims as the contract's creator, and
-// its own owner's record. Another owner's admin phone is not shown.
+// HeldBy returns the view as tenant may read it: the parties' details as
+// the contract's version recorded them (withRecorded), and a party's phone
+// only where tenant holds it — its own claims as the contract's creator,
+// and its own owner's record. Another owner's admin phone is not shown.
 func (v *ContractView) HeldBy(tenant string) *ContractView {
-	out := *v
+	out := *v.withRecorded()
 	hide := func(c *Client) *Client {
 		if c == nil || c.Phone == "" {
 			return c
@@ -30,7 +31,7 @@ func (v *ContractView) HeldBy(tenant string) *ContractView {
 		cp.Phone = ""
 		return &cp
 	}
-	out.Buyer, out.Seller, out.Creator = hide(v.Buyer), hide(v.Seller), hide(v.Creator)
+	out.Buyer, out.Seller, out.Creator = hide(out.Buyer), hide(out.Seller), hide(out.Creator)
 	return &out
 }
 

@@ -70,6 +70,38 @@ func (v *ContractView) AsRecorded() *ContractView {
 	return &out
 }
 
+// withRecorded returns the view with each party's details that the
+// version's document shows (documentDetails) as the version recorded them,
+// and the rest (id, phone, email, dates) from the record held now: what a
+// read answer shows. A party the version holds no record of, or a contract
+// last changed before details were kept, keeps the record held now.
+func (v *ContractView) withRecorded() *ContractView {
+	if v.Parties == nil {
+		return v
+	}
+	merge := func(live, rec *Client) *Client {
+		if rec == nil {
+			return live
+		}
+		out := *rec
+		if live != nil {
+			out = *live
+			out.IN, out.Type, out.FirstName, out.LastName, out.MidName = rec.IN, rec.Type, rec.FirstName, rec.LastName, rec.MidName
+			out.LegalName, out.Passport, out.Address = rec.LegalName, rec.Passport, rec.Address
+		}
+		return &out
+	}
+	out := *v
+	out.Buyer, out.Seller = merge(v.Buyer, v.Parties.Buyer), merge(v.Seller, v.Parties.Seller)
+	switch v.CreatorIN {
+	case v.BuyerIN:
+		out.Creator = out.Buyer
+	case v.SellerIN:
+		out.Creator = out.Seller
+	}
+	return &out
+}
+
 // changeEvents are the events the state machine's changes record (record,
 // outbox.go): how an event kept before versions were noted is known as one.
 var changeEvents = []string{EventCreated, EventSigned, EventActive, EventRejected, EventCancelled, AuditCompleted}

@@ -9,8 +9,9 @@ import (
 )
 
 // The read answer kept for the next readers follows every change of what
-// it shows (the contract, the owner's record), and a kept answer is still
-// refused to a reader of another tenant.
+// it shows (the contract, the owner's phone; names as the contract's
+// change recorded them), and a kept answer is still refused to a reader
+// of another tenant.
 func TestContractAnswerFollowsChanges(t *testing.T) {
 	e := newEnv(t, 0)
 	tokA, tokB := e.token(e.AppA), e.token(e.AppB)
@@ -35,13 +36,13 @@ func TestContractAnswerFollowsChanges(t *testing.T) {
 	get(tokB, 403)
 	get(tokB, 403)
 
-	fixture.MustOwner(t, e.Service, &signflow.Client{IN: fixture.OwnerIN, Type: signflow.ClientCompany, LegalName: "Alpha Renamed MChJ", Phone: "998712000000"})
-	get(tokA, 200, `"legalName":"Alpha Renamed MChJ"`)
+	fixture.MustOwner(t, e.Service, &signflow.Client{IN: fixture.OwnerIN, Type: signflow.ClientCompany, LegalName: "Alpha Renamed MChJ", Phone: "998712000009"})
+	get(tokA, 200, `"legalName":"Alpha Savdo MChJ"`, `"phone":"998712000009"`)
 
 	if r := e.do("POST", "/v1/contracts/"+id+"/cancel", tokA, nil); r.Status != 200 {
 		t.Fatalf("cancel: %d %s", r.Status, r)
 	}
-	get(tokA, 200, `"status":"CANCELLED"`, `"version":2`, `"legalName":"Alpha Renamed MChJ"`)
+	get(tokA, 200, `"status":"CANCELLED"`, `"version":2`, `"legalName":"Alpha Renamed MChJ"`, `"phone":"998712000009"`)
 	get(tokB, 403)
 }
 
