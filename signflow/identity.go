@@ -306,6 +306,19 @@ func (s *Service) identityProvider(method string) (IdentityProvider, error) {
 // verified. hash, when set, must still be the contract's; evidence, when
 // set, is the signer's own signature to keep on the contract's.
 func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor, evidence *Signature) (*SessionResult, error) {
+	return s.actConfirmed(sessionID, method, hash, func(tx Tx, sess *SignSession, c *Contract, now time.Time) error {
+		if err := s.completeSignature(tx, sess, c, actor, now, evidence); err != nil {
+			return err
+		}
+		return markVerified(tx, c, sess.SignerIN, now)
+	})
+}
+
+// actConfirmed does act (a signature or a rejection) in one transaction
+// once an outside service has confirmed the session's signer: the session
+// must still be open, of method, and, when hash is set, the contract's
+// hash must still be hash.
+func (s *Service) actConfirmed(sessionID, method, hash string, act func(Tx, *SignSession, *Contract, time.Time) error) (*SessionResult, error) {
 	now := s.opt.Now()
 	var out *SessionResult
 	err := s.store.Update(func(tx Tx) error {
@@ -325,10 +338,7 @@ func (s *Service) signConfirmed(sessionID, method, hash string, actor Actor, evi
 			return ErrContractChanged
 		}
 		sess.IDPStateHash, sess.IDPIntent = nil, ""
-		if err := s.completeSignature(tx, sess, c, actor, now, evidence); err != nil {
-			return err
-		}
-		if err := markVerified(tx, c, sess.SignerIN, now); err != nil {
+		if err := act(tx, sess, c, now); err != nil {
 			return err
 		}
 		out = &SessionResult{Session: sess, Contract: c}

@@ -53,32 +53,9 @@ func (s *Service) RejectWithEIMZO(ctx context.Context, token, pkcs7 string, acto
 // rejectConfirmed rejects once an outside service has confirmed the
 // signer; hash, when set, must still be the contract's.
 func (s *Service) rejectConfirmed(sessionID, method, hash string, actor Actor, detail string) (*SessionResult, error) {
-	now := s.opt.Now()
-	var out *SessionResult
-	err := s.store.Update(func(tx Tx) error {
-		out = nil
-		sess, err := tx.Session(sessionID)
-		if err != nil {
-			return err
-		}
-		c, err := sessionCanSign(tx, sess, now)
-		if err != nil {
-			return err
-		}
-		if sess.Method != method {
-			return ErrSessionClosed
-		}
-		if hash != "" && c.Hash != hash {
-			return ErrContractChanged
-		}
-		sess.IDPStateHash, sess.IDPIntent = nil, ""
-		if err := s.completeRejection(tx, sess, c, actor, method, detail, now); err != nil {
-			return err
-		}
-		out = &SessionResult{Session: sess, Contract: c}
-		return nil
+	return s.actConfirmed(sessionID, method, hash, func(tx Tx, sess *SignSession, c *Contract, now time.Time) error {
+		return s.completeRejection(tx, sess, c, actor, method, detail, now)
 	})
-	return out, err
 }
 
 // RejectUnconfirmed refuses a rejection that brings no confirmation, with
