@@ -10,67 +10,6 @@ type TimeSource func() time.Time
 
 func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
 
-// App is an integrator of the embedded interface.
-type App struct {
-	ID               string     `json:"id"`
-	Name             string     `json:"name"`
-	OwnerIN          string     `json:"ownerIn"`
-	SecretHash       []byte     `json:"secretHash"`
-	SecretGen        int64      `json:"secretGen"`
-	Scopes           []string   `json:"scopes"`
-	AllTemplates     bool       `json:"allTemplates"`
-	TemplateIDs      []string   `json:"templateIds"`
-	WebhookURL       string     `json:"webhookUrl,omitempty"`
-	WebhookEvents    []string   `json:"webhookEvents,omitempty"`
-	WebhookSecretEnc []byte     `json:"webhookSecretEnc,omitempty"`
-	ExpiresAt        *time.Time `json:"expiresAt,omitempty"`
-	Cancelled        bool       `json:"cancelled"`
-	CreatedAt        time.Time  `json:"createdAt"`
-}
-
-// Usable returns EFORBIDDEN when the app is cancelled or expired.
-func (a *App) Usable(now time.Time) error {
-	if a.Cancelled {
-		return Errorf(EFORBIDDEN, "The app is cancelled.")
-	}
-	if a.ExpiresAt != nil && !now.Before(*a.ExpiresAt) {
-		return Errorf(EFORBIDDEN, "The app has expired.")
-	}
-	return nil
-}
-
-// Access returns what a token of this app may do.
-func (a *App) Access() *Access {
-	return &Access{Interface: Embedded, OwnerIN: a.OwnerIN, Scopes: a.Scopes, AllTemplates: a.AllTemplates, TemplateIDs: a.TemplateIDs, AppID: a.ID}
-}
-
-// APIKey is a credential of the key interface.
-type APIKey struct {
-	ID               string     `json:"id"`
-	Name             string     `json:"name"`
-	OwnerIN          string     `json:"ownerIn"`
-	Hash             []byte     `json:"hash"`
-	Scopes           []string   `json:"scopes"`
-	AllTemplates     bool       `json:"allTemplates"`
-	TemplateIDs      []string   `json:"templateIds"`
-	WebhookURL       string     `json:"webhookUrl,omitempty"`
-	WebhookSecretEnc []byte     `json:"webhookSecretEnc,omitempty"`
-	ExpiresAt        *time.Time `json:"expiresAt,omitempty"`
-	Revoked          bool       `json:"revoked"`
-	CreatedAt        time.Time  `json:"createdAt"`
-}
-
-// Access returns what this key may do.
-func (k *APIKey) Access() *Access {
-	return &Access{Interface: KeyInterface, OwnerIN: k.OwnerIN, Scopes: k.Scopes, AllTemplates: k.AllTemplates, TemplateIDs: k.TemplateIDs, KeyID: k.ID}
-}
-
-// CanSee reports whether the key reads a contract: its owner takes part and
-// the template is within the key's templates.
-func (k *APIKey) CanSee(c *Contract) bool {
-	return c.HasParty(k.OwnerIN) && (k.AllTemplates || contains(k.TemplateIDs, c.TemplateID))
-}
-
 // Interfaces a caller arrives through.
 const (
 	Embedded     = "embedded"
