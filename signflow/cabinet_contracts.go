@@ -217,11 +217,6 @@ func (c *Cabinet) Reject(s *CabinetSession, token string, actor Actor) (*Session
 	}, ConfirmCabinet)
 }
 
-// SignerMethod is the confirmation method the template asks of a signer,
-// by the kind of party the number belongs to. OpenSession uses it too, so
-// pages that explain the method before a session is opened show its choice.
-func SignerMethod(t *Template, signerIN string) string { return t.MethodFor(ClientTypeOf(signerIN)) }
-
 // Cancel withdraws a CREATED contract that the party created.
 func (c *Cabinet) Cancel(s *CabinetSession, contractID string, actor Actor) (*ContractView, error) {
 	return c.svc.Cancel(s.Access(), contractID, actor)
