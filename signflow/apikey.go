@@ -23,8 +23,16 @@ func (k *APIKey) Access() *Access {
 	return &Access{Interface: KeyInterface, OwnerIN: k.OwnerIN, Scopes: k.Scopes, AllTemplates: k.AllTemplates, TemplateIDs: k.TemplateIDs, KeyID: k.ID}
 }
 
-// CanSee reports whether the key reads a contract: its owner takes part and
-// the template is within the key's templates.
-func (k *APIKey) CanSee(c *Contract) bool {
-	return c.HasParty(k.OwnerIN) && (k.AllTemplates || contains(k.TemplateIDs, c.TemplateID))
+// Usable returns EFORBIDDEN when the key is revoked or expired.
+func (k *APIKey) Usable(now time.Time) error {
+	if k.Revoked {
+		return Errorf(EFORBIDDEN, "The API key is revoked.")
+	}
+	if k.ExpiresAt != nil && !now.Before(*k.ExpiresAt) {
+		return Errorf(EFORBIDDEN, "The API key has expired.")
+	}
+	return nil
 }
+
+// CanSee reports whether the key reads a contract, as its Access rules it.
+func (k *APIKey) CanSee(c *Contract) bool { return k.Access().CanRead(c) == nil }

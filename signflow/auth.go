@@ -99,7 +99,7 @@ func (s *Service) AuthenticateKey(raw string) (*APIKey, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	if key.Revoked || (key.ExpiresAt != nil && !s.opt.Now().Before(*key.ExpiresAt)) {
+	if key.Usable(s.opt.Now()) != nil {
 		return nil, errBadKey
 	}
 	return key, nil

@@ -87,8 +87,7 @@ func webhookTargets(tx Tx, c *Contract, now time.Time) ([]target, error) {
 			return nil, err
 		}
 		for _, k := range keys {
-			expired := k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)
-			if seen[k.ID] || k.Revoked || expired || k.WebhookURL == "" || !k.CanSee(c) {
+			if seen[k.ID] || k.Usable(now) != nil || k.WebhookURL == "" || !k.CanSee(c) {
 				continue
 			}
 			seen[k.ID] = true

@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -148,11 +147,8 @@ func (p *Pool) secret(target string, now time.Time) ([]byte, error) {
 			if err != nil {
 				return err
 			}
-			if k.Revoked || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) {
-				return errors.New("the key is revoked or expired")
-			}
 			sealed = k.WebhookSecretEnc
-			return nil
+			return k.Usable(now)
 		}
 		return fmt.Errorf("unknown target %q", target)
 	})
