@@ -121,7 +121,14 @@ func errMoneyRange(field string) error {
 
 // MajorNumber renders minor units as a major-unit JSON number.
 func MajorNumber(minor int64) json.Number {
-	return json.Number(strconv.FormatFloat(float64(minor)/100, 'f', -1, 64))
+	var buf [32]byte
+	return json.Number(AppendMajor(buf[:0], minor))
+}
+
+// AppendMajor appends minor units as the major-unit number MajorNumber
+// renders, for JSON written by hand.
+func AppendMajor(b []byte, minor int64) []byte {
+	return strconv.AppendFloat(b, float64(minor)/100, 'f', -1, 64)
 }
 
 // MinorNumber renders minor units as a JSON number.

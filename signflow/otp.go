@@ -59,6 +59,20 @@ type CodeSent struct {
 	Intent    string // what the code confirms: "" a signature, IntentReject a rejection
 }
 
+// codePhone is the phone a signer's SMS codes go to: the one the
+// contract's creator's tenant holds for the signer. Without one, no
+// session by SMS code opens and no code is sent.
+func codePhone(tx Tx, c *Contract, signerIN string) (string, error) {
+	rec, err := partyRecord(tx, c, signerIN)
+	if err != nil {
+		return "", err
+	}
+	if rec == nil || rec.Phone == "" {
+		return "", Errorf(EINVALID, "signerIn: the signer has no registered phone for SMS codes; the contract's creator must register the client first")
+	}
+	return rec.Phone, nil
+}
+
 // SendCode sends a new SMS code for an OTP_SMS session, to the phone the
 // contract's creator's tenant holds for the signer. The code is held
 // only as an HMAC; the message, sent once the change is committed, holds
@@ -96,12 +110,9 @@ func (s *Service) SendCodeFor(ctx context.Context, token, intent string, actor A
 		if sess.Method != MethodOTP {
 			return ErrNotOTP
 		}
-		client, err := partyRecord(tx, c, sess.SignerIN)
+		to, err := codePhone(tx, c, sess.SignerIN)
 		if err != nil {
 			return err
-		}
-		if client == nil || client.Phone == "" {
-			return Errorf(EINVALID, "The signer has no registered phone for SMS codes.")
 		}
 		o := OTPState{}
 		if prev = nil; sess.OTP != nil {
@@ -123,12 +134,12 @@ func (s *Service) SendCodeFor(ctx context.Context, token, intent string, actor A
 			return err
 		}
 		actor.IN = sess.SignerIN
-		if err := s.auditSession(tx, c, sess, AuditCodeSent, actor, fmt.Sprintf("code %d of %d to %s", o.Sends, MaxCodeSends, MaskPhone(client.Phone))); err != nil {
+		if err := s.auditSession(tx, c, sess, AuditCodeSent, actor, fmt.Sprintf("code %d of %d to %s", o.Sends, MaxCodeSends, MaskPhone(to))); err != nil {
 			return err
 		}
-		sessID, phone, text = sess.ID, client.Phone, s.opt.Texts.Render(kind, sess.Lang, map[string]string{"code": code, "number": c.Number})
+		sessID, phone, text = sess.ID, to, s.opt.Texts.Render(kind, sess.Lang, map[string]string{"code": code, "number": c.Number})
 		out = codeState(sess, now)
-		out.Phone = MaskPhone(client.Phone)
+		out.Phone = MaskPhone(to)
 		return nil
 	})
 	if err != nil {

@@ -209,3 +209,36 @@ func TestFailedSendIsUndone(t *testing.T) {
 		t.Fatalf("provider called %d times", sms.calls)
 	}
 }
+
+// A signer by SMS code needs a phone the contract's creator's tenant
+// holds: another tenant's phone for the number opens nothing; once the
+// creator's tenant registers one, the session opens and its codes go there.
+func TestSMSCodesGoToTheCreatorsTenantsPhone(t *testing.T) {
+	w := fixture.NewStandard(t)
+	const otherPhone, ownPhone = "998935550101", "998935550202"
+	fixture.MustClaim(t, w.Service, fixture.OtherIN, &signflow.Client{IN: fixture.UnknownIN, FirstName: "Laylo", LastName: "Tosheva", Phone: otherPhone})
+	app := w.Access(t, w.AppA)
+	c, err := w.Service.CreateContract(app, &signflow.ContractInput{TemplateID: w.Template.ID, BuyerIN: fixture.UnknownIN,
+		Price: 150000, Currency: "UZS"}, signflow.Actor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() (string, error) {
+		_, tok, err := w.Service.OpenSession(app, c.ID, signflow.SessionRequest{SignerIN: fixture.UnknownIN, Lang: "en"}, signflow.Actor{})
+		return tok, err
+	}
+	if _, err := open(); signflow.ErrorCode(err) != signflow.EINVALID || !strings.Contains(signflow.ErrorMessage(err), "no registered phone") {
+		t.Fatalf("open with only another tenant's phone: %v", err)
+	}
+	fixture.MustClaim(t, w.Service, fixture.OwnerIN, &signflow.Client{IN: fixture.UnknownIN, FirstName: "Laylo", LastName: "Tosheva", Phone: ownPhone})
+	tok, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Service.SendCode(context.Background(), tok, signflow.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	if sent := w.SMS.Sent; len(sent) != 1 || sent[0].Phone != ownPhone {
+		t.Fatalf("codes sent %+v, want one to %s", sent, ownPhone)
+	}
+}

@@ -139,16 +139,14 @@ func (s *Service) methodFor(tx Tx, c *Contract, signerIN string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	client, err := partyRecord(tx, c, signerIN)
-	if err != nil {
-		return "", err
-	}
 	method := SignerMethod(t, signerIN)
 	if !s.opt.Methods[method] {
 		return "", Errorf(EINVALID, "The signing method %s required for this signer is not configured on this service.", method)
 	}
-	if method == MethodOTP && (client == nil || client.Phone == "") {
-		return "", Errorf(EINVALID, "signerIn: the signer has no registered phone for SMS codes; the contract's creator must register the client first")
+	if method == MethodOTP {
+		if _, err := codePhone(tx, c, signerIN); err != nil {
+			return "", err
+		}
 	}
 	return method, nil
 }

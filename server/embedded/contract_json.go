@@ -34,8 +34,8 @@ func appendContract(b []byte, v *signflow.ContractView) []byte {
 	b = appendField(b, "buyerIn", c.BuyerIN)
 	b = appendField(b, "sellerIn", c.SellerIN)
 	b = appendField(b, "creatorIn", c.CreatorIN)
-	b = appendMajor(append(b, `,"price":`...), c.Price)
-	b = appendMajor(append(b, `,"initialPayment":`...), c.InitialPayment)
+	b = signflow.AppendMajor(append(b, `,"price":`...), c.Price)
+	b = signflow.AppendMajor(append(b, `,"initialPayment":`...), c.InitialPayment)
 	b = appendField(b, "currency", c.Currency)
 	b = appendOpt(append(b, `,"currencyId":`...), currencyID(c.Currency))
 	b = appendOptTime(append(b, `,"deliveryAt":`...), c.DeliveryAt)
@@ -83,9 +83,9 @@ func appendContract(b []byte, v *signflow.ContractView) []byte {
 		b = appendString(append(b, `{"id":`...), p.ID)
 		b = appendField(b, "name", p.Name)
 		b = appendField(b, "unit", p.Unit)
-		b = appendMajor(append(b, `,"price":`...), p.Price)
+		b = signflow.AppendMajor(append(b, `,"price":`...), p.Price)
 		b = appendFloat(append(b, `,"quantity":`...), p.Quantity)
-		b = appendMajor(append(b, `,"amount":`...), p.Amount)
+		b = signflow.AppendMajor(append(b, `,"amount":`...), p.Amount)
 		b = appendOptTime(append(b, `,"deliveryAt":`...), p.DeliveryAt)
 		if len(p.Values) == 0 {
 			b = append(b, `,"values":{}}`...)
@@ -98,7 +98,7 @@ func appendContract(b []byte, v *signflow.ContractView) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendMajor(append(b, `{"amount":`...), p.Amount)
+		b = signflow.AppendMajor(append(b, `{"amount":`...), p.Amount)
 		b = append(appendTime(append(b, `,"paymentDate":`...), p.PaymentDate), '}')
 	}
 	b = append(b, `],"witnessIds":[`...)
@@ -134,11 +134,6 @@ func appendText(b []byte, t signflow.Text) []byte {
 	b = appendString(append(b, `{"uz":`...), t.UZ)
 	b = appendString(append(b, `,"ru":`...), t.RU)
 	return append(appendString(append(b, `,"en":`...), t.EN), '}')
-}
-
-// appendMajor writes minor units as the number signflow.MajorNumber gives.
-func appendMajor(b []byte, minor int64) []byte {
-	return strconv.AppendFloat(b, float64(minor)/100, 'f', -1, 64)
 }
 
 // appendUser writes the user object of a party, null when unregistered.
