@@ -112,23 +112,6 @@ func (s *Service) ListContracts(a *Access, q ContractQuery) ([]*ContractView, in
 	return views, total, err
 }
 
-// check refuses a query with an unknown status, a template id that is not
-// a UUID or a page out of bounds.
-func (q *ContractQuery) check() error {
-	for _, st := range q.Statuses {
-		if !contains(ContractStatuses, st) {
-			return Errorf(EINVALID, "statuses: unknown status %q", st)
-		}
-	}
-	if q.TemplateID != "" && uuid.Validate(q.TemplateID) != nil {
-		return Errorf(EINVALID, "templateId: must be a UUID")
-	}
-	if q.Page < 0 || q.Size < 1 {
-		return Errorf(EINVALID, "page must be 0 or more and size 1 or more")
-	}
-	return nil
-}
-
 // listViews returns the page of q, each contract with its view, and the
 // number of contracts q matches.
 func listViews(tx Tx, q ContractQuery) ([]*ContractView, int, error) {
