@@ -44,11 +44,11 @@ func (s *Service) Stats() (*ContractStats, error) {
 // first. Search matches the contract number, party numbers starting with
 // the text and names as any tenant knows them.
 func (s *Service) AdminContracts(q ContractQuery) ([]*ContractView, int, error) {
+	q.Search = strings.TrimSpace(q.Search)
 	if err := q.check(); err != nil {
 		return nil, 0, err
 	}
 	q.OwnerIN, q.AllOwners, q.AllTemplates, q.TemplateIDs, q.Counterparties = "", true, true, nil, nil
-	q.Search = strings.TrimSpace(q.Search)
 	var views []*ContractView
 	var total int
 	err := s.store.View(func(tx Tx) (err error) {

@@ -59,7 +59,10 @@ func (h *handler) contracts(c echo.Context) error {
 		q.Statuses = []string{v.Status}
 	}
 	list, total, err := h.svc.AdminContracts(q)
-	if err != nil {
+	if refused(err) {
+		d.Page = v
+		return h.render(c, http.StatusBadRequest, "contracts", d.withError(refusalText(d.T, err)))
+	} else if err != nil {
 		return err
 	}
 	v.Total = total

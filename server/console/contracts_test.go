@@ -3,6 +3,7 @@ package console_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"contracts/internal/apitest"
@@ -71,6 +72,23 @@ func TestConsoleContractsPaging(t *testing.T) {
 			`href="/console/contracts?page=1&amp;status=CREATED">Older →`}, Not: []string{">" + numbers[0] + "</a>", "Newer"}},
 		{Name: "the oldest", Path: "/console/contracts?status=CREATED&page=1", Status: 200, Want: []string{"Page 2 of 2", ">" + numbers[0] + "</a>",
 			`href="/console/contracts?page=0&amp;status=CREATED">← Newer`}, Not: []string{">" + numbers[1] + "</a>", "Older"}},
+	})
+}
+
+// The list's search is bounded as the key interface's is: a text over
+// MaxSearch characters is refused on the page, the filter kept, nothing
+// listed; one of MaxSearch characters is searched.
+func TestConsoleContractsSearchIsBounded(t *testing.T) {
+	e := newEnv(t)
+	e.contract(t)
+	b := e.loggedIn(t)
+	long := strings.Repeat("я", signflow.MaxSearch)
+	apitest.Run(t, b.api, []apitest.Scenario{
+		{Name: "over the bound", Path: "/console/contracts?search=" + url.QueryEscape(long+"я"), Status: http.StatusBadRequest,
+			Want: []string{`role="alert">Refused: search: at most 200 characters</p>`, `value="` + long + `я"`, "Found: 0"}, Not: []string{"<table"}},
+		{Name: "at the bound", Path: "/console/contracts?search=" + url.QueryEscape(long), Status: 200,
+			Want: []string{"Found: 0"}, Not: []string{`role="alert"`}},
+		{Name: "no search", Path: "/console/contracts", Status: 200, Want: []string{"Found: 1", "<table"}},
 	})
 }
 

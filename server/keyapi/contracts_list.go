@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"contracts/server"
 	"contracts/signflow"
@@ -18,8 +17,6 @@ const (
 	// maxSize is the spec's maximum page size. A larger size is not an
 	// error: it is clamped to maxSize, and the page's "size" says so.
 	maxSize = 100
-	// maxSearch bounds the search text, in characters.
-	maxSearch = 200
 )
 
 // contractPage is the spec's page object.
@@ -55,8 +52,8 @@ func (h *handler) listContracts(c echo.Context) error {
 	return server.JSON(c, http.StatusOK, out)
 }
 
-// listQuery reads the list's query parameters; the service checks the
-// status names and the template id.
+// listQuery reads the list's query parameters; the service checks their
+// bounds, the status names and the template id.
 func listQuery(c echo.Context) (signflow.ContractQuery, error) {
 	params := c.QueryParams()
 	q := signflow.ContractQuery{TemplateID: strings.TrimSpace(params.Get("templateId")),
@@ -68,12 +65,6 @@ func listQuery(c echo.Context) (signflow.ContractQuery, error) {
 	if q.Size, err = intParam(params.Get("size"), "size", defaultSize); err != nil {
 		return q, err
 	}
-	if q.Page < 0 {
-		return q, signflow.Errorf(signflow.EINVALID, "page: must be 0 or more")
-	}
-	if q.Size < 1 {
-		return q, signflow.Errorf(signflow.EINVALID, "size: must be 1 or more")
-	}
 	q.Size = min(q.Size, maxSize)
 	for _, v := range params["statuses"] {
 		for _, st := range strings.Split(v, ",") {
@@ -81,9 +72,6 @@ func listQuery(c echo.Context) (signflow.ContractQuery, error) {
 				q.Statuses = append(q.Statuses, st)
 			}
 		}
-	}
-	if utf8.RuneCountInString(q.Search) > maxSearch {
-		return q, signflow.Errorf(signflow.EINVALID, "search: at most %d characters", maxSearch)
 	}
 	return q, nil
 }

@@ -108,7 +108,8 @@ func TestListPaging(t *testing.T) {
 		{Name: "page beyond int64", Method: "GET", Path: "/v1/contracts?page=99999999999999999999", As: k, Status: 400},
 		{Name: "unknown status", Method: "GET", Path: "/v1/contracts?statuses=DONE", As: k, Status: 400, Want: []string{"statuses"}},
 		{Name: "template not a UUID", Method: "GET", Path: "/v1/contracts?templateId=x", As: k, Status: 400, Want: []string{"templateId"}},
-		{Name: "search too long", Method: "GET", Path: "/v1/contracts?search=" + strings.Repeat("a", 201), As: k, Status: 400},
+		{Name: "search too long", Method: "GET", Path: "/v1/contracts?search=" + strings.Repeat("a", 201), As: k, Status: 400,
+			Want: []string{"search: at most 200 characters"}},
 	})
 	// An owner with no contracts gets an empty page, not null.
 	if p := e.list(t, e.key(signflow.KeyScopes, e.Other.ID), ""); p.TotalElements != 0 || p.TotalPages != 0 || p.Content == nil {
