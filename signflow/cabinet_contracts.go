@@ -41,42 +41,36 @@ func (s *CabinetSession) Access() *Access {
 }
 
 // cabinetReaches reports whether the party in the cabinet reaches the
-// contract: the contract's creator's tenant holds the phone the party
-// logged in with (the admin's phone, for an owner).
+// contract: phoneReach says so of the contract's creator's tenant.
 func cabinetReaches(tx Tx, a *Access, c *Contract) (bool, error) {
-	rec, err := partyRecord(tx, c, a.OwnerIN)
-	if err != nil {
-		return false, err
-	}
-	return rec != nil && rec.Phone != "" && rec.Phone == a.Phone, nil
+	tenants, all, err := phoneReach(tx, a.OwnerIN, a.Phone)
+	return all || slices.Contains(tenants, c.CreatorIN), err
 }
 
-// phoneReach returns the contracts a party logged in with phone reaches,
-// as cabinetReaches rules them, in the terms of a contract query: all of
-// them (an owner with the admin's phone), or those created by the tenants
-// listed. A contract's creator is one of its parties and always an owner,
-// so for a number that is no owner's the creator is the other party: the
-// list is of counterparties.
+// phoneReach is the cabinet's reach: a party logged in with phone reaches
+// the contracts whose creator's tenant holds that phone for it. In the
+// terms of a contract query: all of them (an owner whose admin's record
+// holds the phone), or those created by the tenants listed. A contract's
+// creator is one of its parties and always an owner, so for a number that
+// is no owner's the creator is the other party: the list is of
+// counterparties.
 func phoneReach(tx Tx, in, phone string) (tenants []string, all bool, err error) {
-	if phone == "" {
-		return nil, false, nil
-	}
-	if owner, err := tx.Owner(in); err == nil {
-		return nil, owner.Phone == phone, nil
-	} else if ErrorCode(err) != ENOTFOUND {
-		return nil, false, err
-	}
-	claims, err := tx.Claims(in)
-	if err != nil {
-		return nil, false, err
+	owner, claims, err := holders(tx, in)
+	if err != nil || owner != nil {
+		return nil, holdsPhone(owner, phone), err
 	}
 	tenants = []string{}
 	for _, cl := range claims {
-		if cl.Client.Phone == phone {
+		if holdsPhone(cl.Client, phone) {
 			tenants = append(tenants, cl.Tenant)
 		}
 	}
 	return tenants, false, nil
+}
+
+// holdsPhone reports whether rec holds the phone a party logged in with.
+func holdsPhone(rec *Client, phone string) bool {
+	return rec != nil && rec.Phone != "" && rec.Phone == phone
 }
 
 // Party returns the logged-in party as the cabinet names it: the owner's
@@ -85,19 +79,17 @@ func phoneReach(tx Tx, in, phone string) (tenants []string, all bool, err error)
 func (c *Cabinet) Party(s *CabinetSession) (*Client, error) {
 	var out *Client
 	err := c.svc.store.View(func(tx Tx) error {
-		if owner, err := tx.Owner(s.IN); err == nil {
-			out = owner
-			return nil
-		} else if ErrorCode(err) != ENOTFOUND {
+		owner, claims, err := holders(tx, s.IN)
+		if out = owner; err != nil || owner != nil {
 			return err
 		}
-		claims, err := tx.Claims(s.IN)
 		for _, cl := range claims {
-			if cl.Client.Phone == s.Phone && out == nil {
+			if holdsPhone(cl.Client, s.Phone) {
 				out = cl.Client
+				return nil
 			}
 		}
-		return err
+		return nil
 	})
 	return out, err
 }

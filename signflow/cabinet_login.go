@@ -98,17 +98,15 @@ func (c *Cabinet) SendLoginCodeTo(b LoginBrowser, in, lang string, actor Actor) 
 // admin's phone of an owner; else every distinct phone that a tenant holds
 // for the number.
 func loginPhones(tx Tx, in string) ([]string, error) {
-	if owner, err := tx.Owner(in); err == nil {
+	owner, claims, err := holders(tx, in)
+	if err != nil {
+		return nil, err
+	}
+	if owner != nil {
 		if owner.Phone == "" {
 			return nil, nil
 		}
 		return []string{owner.Phone}, nil
-	} else if ErrorCode(err) != ENOTFOUND {
-		return nil, err
-	}
-	claims, err := tx.Claims(in)
-	if err != nil {
-		return nil, err
 	}
 	var phones []string
 	for _, cl := range claims {

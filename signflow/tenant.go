@@ -22,10 +22,8 @@ type TenantClaim struct {
 // record when in is an owner's number (owner true), else tenant's claim;
 // nil when there is neither.
 func holder(tx Tx, tenant, in string) (rec *Client, owner bool, err error) {
-	if rec, err = tx.Owner(in); err == nil {
-		return rec, true, nil
-	} else if ErrorCode(err) != ENOTFOUND {
-		return nil, false, err
+	if rec, err = ownerRecord(tx, in); rec != nil || err != nil {
+		return rec, rec != nil, err
 	}
 	if rec, err = tx.Claim(tenant, in); err == nil {
 		return rec, false, nil
@@ -33,6 +31,26 @@ func holder(tx Tx, tenant, in string) (rec *Client, owner bool, err error) {
 		return nil, false, err
 	}
 	return nil, false, nil
+}
+
+// holders returns the records of number in as every tenant knows it: the
+// admin's record when in is an owner's number, else each tenant's claim,
+// in tenant order.
+func holders(tx Tx, in string) (owner *Client, claims []TenantClaim, err error) {
+	if owner, err = ownerRecord(tx, in); owner != nil || err != nil {
+		return owner, nil, err
+	}
+	claims, err = tx.Claims(in)
+	return nil, claims, err
+}
+
+// ownerRecord is the admin's record of in, nil when in is no owner's.
+func ownerRecord(tx Tx, in string) (*Client, error) {
+	rec, err := tx.Owner(in)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil, nil
+	}
+	return rec, err
 }
 
 // partyRecord is the record of a party of c as the contract's creator's
@@ -114,24 +132,20 @@ func (s *Service) RegisterClient(a *Access, in *Client) (*Client, error) {
 	var out *Client
 	err := s.store.Update(func(tx Tx) error {
 		now := UTC(s.opt.Now())
-		if owner, err := tx.Owner(in.IN); err == nil {
-			out = owner
-			return nil
-		} else if ErrorCode(err) != ENOTFOUND {
-			return err
-		}
-		c, err := tx.Claim(a.OwnerIN, in.IN)
+		c, owner, err := holder(tx, a.OwnerIN, in.IN)
 		switch {
-		case err == nil:
-			if !c.FillEmpty(in) {
-				out = c
-				return nil
-			}
-			c.UpdatedAt = now
-		case ErrorCode(err) == ENOTFOUND:
-			c = newClient(in, now)
-		default:
+		case err != nil:
 			return err
+		case owner:
+			out = c
+			return nil
+		case c == nil:
+			c = newClient(in, now)
+		case !c.FillEmpty(in):
+			out = c
+			return nil
+		default:
+			c.UpdatedAt = now
 		}
 		out = c
 		return tx.PutClaim(a.OwnerIN, c)
