@@ -22,9 +22,10 @@ func TestAppUsable(t *testing.T) {
 		{"cancelled", signflow.App{Cancelled: true}, at, "The app is cancelled."},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			err := sc.app.Usable(sc.now)
-			if sc.want == "" && err != nil || sc.want != "" && (signflow.ErrorCode(err) != signflow.EFORBIDDEN || signflow.ErrorMessage(err) != sc.want) {
-				t.Fatalf("Usable: %v, want %q", err, sc.want)
+			if err := sc.app.Usable(sc.now); sc.want == "" && err != nil {
+				t.Fatalf("Usable: %v", err)
+			} else if sc.want != "" {
+				wantCode(t, err, signflow.EFORBIDDEN, sc.want)
 			}
 		})
 	}
