@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"contracts/assets"
+	"contracts/internal/config"
 	"contracts/server/wire"
 	"contracts/signflow"
 	"contracts/signflow/seal"
@@ -46,7 +47,9 @@ func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, 
 		return nil, err
 	}
 	defer db.Close()
-	svc := signflow.NewService(db, signflow.Options{Secret: []byte("fill: no token is issued by this service"), Sealer: box})
+	signing := config.Default().Signing
+	svc := signflow.NewService(db, signflow.Options{Secret: []byte("fill: no token is issued by this service"), Sealer: box,
+		SessionTTL: signing.SessionTTL, OTPTTL: signing.OTPTTL})
 	out, access, in, err := provisionFill(svc)
 	if err != nil {
 		return nil, err

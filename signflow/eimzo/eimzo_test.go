@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/signflow"
 	"contracts/signflow/eimzo"
 	"contracts/signflow/eimzo/eimzotest"
@@ -20,7 +21,7 @@ const (
 func newVerifier(t *testing.T, mod func(*eimzo.Config)) (*eimzo.Verifier, *eimzotest.Server) {
 	t.Helper()
 	srv := eimzotest.New(t)
-	cfg := eimzo.Config{VerifyURL: srv.URL, Host: "contracts.example"}
+	cfg := eimzo.Config{VerifyURL: srv.URL, Host: "contracts.example", Timeout: config.Default().EIMZO.Timeout}
 	if mod != nil {
 		mod(&cfg)
 	}
@@ -99,7 +100,7 @@ func TestVerifyRefusals(t *testing.T) {
 
 func TestVerifyWithoutTimestampAndWithFullURL(t *testing.T) {
 	srv := eimzotest.New(t)
-	v, err := eimzo.New(eimzo.Config{VerifyURL: srv.URL + eimzo.VerifyPath, SkipTimestamp: true})
+	v, err := eimzo.New(eimzo.Config{VerifyURL: srv.URL + eimzo.VerifyPath, SkipTimestamp: true, Timeout: config.Default().EIMZO.Timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
