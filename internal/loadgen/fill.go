@@ -42,14 +42,14 @@ func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, 
 	if err != nil {
 		return nil, err
 	}
-	db, err := storage.Open(path, storage.Options{})
+	def := config.Default() // what the served appliance runs with
+	db, err := storage.Open(path, storage.Options{BatchDelay: def.Data.BatchDelay})
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	signing := config.Default().Signing
 	svc := signflow.NewService(db, signflow.Options{Secret: []byte("fill: no token is issued by this service"), Sealer: box,
-		SessionTTL: signing.SessionTTL, OTPTTL: signing.OTPTTL})
+		SessionTTL: def.Signing.SessionTTL, OTPTTL: def.Signing.OTPTTL})
 	out, access, in, err := provisionFill(svc)
 	if err != nil {
 		return nil, err
