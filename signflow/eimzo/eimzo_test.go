@@ -153,4 +153,8 @@ func TestNewRejectsBadURL(t *testing.T) {
 			t.Errorf("%q accepted", u)
 		}
 	}
+	// The time-out is the configuration's (eimzo.timeout); none is refused.
+	if _, err := eimzo.New(eimzo.Config{VerifyURL: "http://e-imzo:8080"}); err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Errorf("no time-out: %v", err)
+	}
 }

@@ -60,4 +60,8 @@ func TestOpenFailsOnABadURL(t *testing.T) {
 	if _, err := postgres.Open(context.Background(), "::not a url::", pgtest.Options()); err == nil {
 		t.Fatal("a malformed URL opened")
 	}
+	// The time-out is the configuration's (data.postgres.timeout); none is refused.
+	if _, err := postgres.Open(context.Background(), pgtest.ClusterURL(t), postgres.Options{}); err == nil || !strings.Contains(err.Error(), "data.postgres.timeout") {
+		t.Fatalf("open without a time-out: %v", err)
+	}
 }
