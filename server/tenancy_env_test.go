@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"contracts/internal/apitest"
+	"contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/admin"
@@ -65,7 +66,7 @@ func newTenancyWith(t *testing.T, opt signflow.Options) *tenancy {
 	emb := server.NewEcho("embedded", zerolog.Nop(), nil, false)
 	emb.IPExtractor = echo.ExtractIPDirect()
 	embedded.Register(emb, embedded.Deps{Service: w.Service, BaseURL: "http://embedded.test", Now: w.Clock.Now})
-	signpage.Register(emb, signpage.Deps{Service: w.Service, Now: w.Clock.Now, Log: zerolog.Nop()})
+	signpage.Register(emb, signpage.Deps{Service: w.Service, ServiceName: config.Default().Service.Name, Now: w.Clock.Now, Log: zerolog.Nop()})
 	verify.Register(emb, verify.Deps{Service: w.Service})
 	key := server.NewEcho("key", zerolog.Nop(), nil, true)
 	key.IPExtractor = echo.ExtractIPDirect()
@@ -89,10 +90,10 @@ func newTenancyWith(t *testing.T, opt signflow.Options) *tenancy {
 // cabinetDeps wires the cabinet as the appliance does: login codes through
 // a text queue over the same SMS provider.
 func cabinetDeps(t *testing.T, w *fixture.World, sender signflow.SMSSender) cabinet.Deps {
-	texts := sms.NewQueue(sender, zerolog.Nop(), sms.QueueOptions{})
+	texts := sms.NewQueue(sender, zerolog.Nop(), sms.QueueOptions{Timeout: config.Default().SMS.HTTP.Timeout})
 	texts.Start()
 	t.Cleanup(func() { texts.Shutdown(context.Background()) })
-	return cabinet.Deps{Service: w.Service, IdleTimeout: 30 * time.Minute, EmbeddedBaseURL: "http://embedded.test", Now: w.Clock.Now, Texts: texts}
+	return cabinet.Deps{Service: w.Service, ServiceName: config.Default().Service.Name, IdleTimeout: 30 * time.Minute, EmbeddedBaseURL: "http://embedded.test", Now: w.Clock.Now, Texts: texts}
 }
 
 // send makes one request with c; body and header go as apitest.Caller.Do

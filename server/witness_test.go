@@ -48,7 +48,7 @@ func newWitnessWorld(t *testing.T) *witnessWorld {
 		}
 	}))
 	t.Cleanup(recv.Close)
-	pool, err := webhooks.New(e.w.DB, e.w.Box, nil, webhooks.Options{Clock: webhooks.NewFakeClock(e.w.Clock.Now()), AttemptTimeout: 2 * time.Second})
+	pool, err := webhooks.New(e.w.DB, e.w.Box, nil, fixture.Webhooks(webhooks.Options{Clock: webhooks.NewFakeClock(e.w.Clock.Now()), AttemptTimeout: 2 * time.Second}))
 	if err != nil {
 		t.Fatal(err)
 	}

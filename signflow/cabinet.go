@@ -26,15 +26,14 @@ import (
 
 // Limits of the cabinet login.
 const (
-	LoginWrongLimit    = 5                // wrong codes in a row, from one address or for one request, that end it
-	LoginLockTime      = 15 * time.Minute // how long an address stays locked out of a number
-	LoginMaxSends      = 5                // code requests of one browser for one number per LoginWindow
-	LoginWindow        = 15 * time.Minute // from the first code of a series
-	LoginDay           = 24 * time.Hour   // the period of Options' daily cap on login texts
-	KnownBrowserFor    = 180 * 24 * time.Hour
-	maxKnownBrowsers   = 5
-	CabinetMaxAge      = 12 * time.Hour   // a cabinet session ends this long after login, however active
-	DefaultCabinetIdle = 30 * time.Minute // the idle time-out when none is configured
+	LoginWrongLimit  = 5                // wrong codes in a row, from one address or for one request, that end it
+	LoginLockTime    = 15 * time.Minute // how long an address stays locked out of a number
+	LoginMaxSends    = 5                // code requests of one browser for one number per LoginWindow
+	LoginWindow      = 15 * time.Minute // from the first code of a series
+	LoginDay         = 24 * time.Hour   // the period of Options' daily cap on login texts
+	KnownBrowserFor  = 180 * 24 * time.Hour
+	maxKnownBrowsers = 5
+	CabinetMaxAge    = 12 * time.Hour // a cabinet session ends this long after login, however active
 
 	// cabinetTouchEvery is how stale a session's lastSeenAt may get before a
 	// request writes it: the idle time-out is exact to within this.
@@ -159,7 +158,7 @@ type CabinetOptions struct {
 	// browser it did (ratelimit.cabinetCodesPerNumberPerDay); 0: no cap.
 	CodesPerNumberPerDay int
 	// IdleTimeout ends a session after this long without a request
-	// (cabinet.idleTimeout); default DefaultCabinetIdle.
+	// (cabinet.idleTimeout); required.
 	IdleTimeout time.Duration
 	// Texts sends the login codes. Without it they are sent by the
 	// service's SMS sender before the answer, their failures ignored: for
@@ -178,7 +177,7 @@ type Cabinet struct {
 // Cabinet returns the cabinet of the service.
 func (s *Service) Cabinet(opt CabinetOptions) *Cabinet {
 	if opt.IdleTimeout <= 0 {
-		opt.IdleTimeout = DefaultCabinetIdle
+		panic("signflow: Cabinet needs a positive IdleTimeout (cabinet.idleTimeout)")
 	}
 	if opt.Texts == nil {
 		opt.Texts = inlineTexts{s.opt.SMS}

@@ -259,7 +259,7 @@ func TestCabinetCSRFToken(t *testing.T) {
 	if err := w.cab.CheckCSRF("binding-a", tok); err != nil {
 		t.Fatal(err)
 	}
-	other := signflow.NewService(w.DB, signflow.Options{Secret: []byte("another secret")}).Cabinet(signflow.CabinetOptions{})
+	other := signflow.NewService(w.DB, fixture.Configured(signflow.Options{Secret: []byte("another secret")})).Cabinet(signflow.CabinetOptions{IdleTimeout: fixture.CabinetIdle()})
 	if other.CSRFToken("binding-a") == tok {
 		t.Fatal("the token does not depend on the service secret")
 	}
@@ -280,7 +280,7 @@ func TestCabinetFailedSendIsNotTold(t *testing.T) {
 	sms := &failingSMS{}
 	w := fixture.New(t, signflow.Options{SMS: sms})
 	fixture.MustClaim(t, w.Service, fixture.OwnerIN, &signflow.Client{IN: fixture.CustomerIN, FirstName: "A", LastName: "K", Phone: custPhone})
-	cab := w.Service.Cabinet(signflow.CabinetOptions{})
+	cab := w.Service.Cabinet(signflow.CabinetOptions{IdleTimeout: fixture.CabinetIdle()})
 	sent, err := cab.SendLoginCode(fixture.CustomerIN, "en", browser, signflow.Actor{})
 	if err != nil || sent.SendsLeft != signflow.LoginMaxSends-1 || sms.calls != 1 {
 		t.Fatalf("send: %+v %v, provider called %d times", sent, err, sms.calls)

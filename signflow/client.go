@@ -81,26 +81,26 @@ func (c *Client) Validate() error {
 	switch c.Type {
 	case ClientIndividual:
 		if !isDigits(c.IN, 14) {
-			return Errorf(EINVALID, "in: must be 14 digits for an individual")
+			return Errorf(EINVALID, "in: must be 14 digits for an individual").Keyed(KeyPersonIN)
 		}
 		if c.FirstName == "" || c.LastName == "" {
-			return Errorf(EINVALID, "firstName and lastName: required for an individual")
+			return Errorf(EINVALID, "firstName and lastName: required for an individual").Keyed(KeyPersonName)
 		}
 		if c.Phone == "" {
-			return Errorf(EINVALID, "phone: required for an individual")
+			return Errorf(EINVALID, "phone: required for an individual").Keyed(KeyPersonPhone)
 		}
 	case ClientCompany:
 		if !isDigits(c.IN, 9) {
-			return Errorf(EINVALID, "in: must be 9 digits for a company")
+			return Errorf(EINVALID, "in: must be 9 digits for a company").Keyed(KeyCompanyIN)
 		}
 		if c.LegalName == "" {
-			return Errorf(EINVALID, "legalName: required for a company")
+			return Errorf(EINVALID, "legalName: required for a company").Keyed(KeyLegalName)
 		}
 	default:
-		return Errorf(EINVALID, "type: must be CLIENT or COMPANY")
+		return Errorf(EINVALID, "type: must be CLIENT or COMPANY").Keyed(KeyClientType)
 	}
 	if c.Phone != "" && (!isDigits(c.Phone, len(c.Phone)) || len(c.Phone) < 7 || len(c.Phone) > 15) {
-		return Errorf(EINVALID, "phone: must be a country code and 7 to 15 digits")
+		return Errorf(EINVALID, "phone: must be a country code and 7 to 15 digits").Keyed(KeyPhone)
 	}
 	for name, v := range map[string]string{"passportIssueDate": c.PassportIssueDate, "passportExpiryDate": c.PassportExpiryDate, "birthday": c.Birthday} {
 		if v == "" {
@@ -114,7 +114,7 @@ func (c *Client) Validate() error {
 	// what bbolt stores (32 KiB), which would fail the write with a 500.
 	if len(c.Email) > 254 || len(c.Address) > 1000 || len(c.LegalName) > 500 || len(c.FirstName) > 200 ||
 		len(c.LastName) > 200 || len(c.MidName) > 200 || len(c.Passport) > 100 || len(c.PassportIssuedBy) > 500 {
-		return Errorf(EINVALID, "a field is too long")
+		return Errorf(EINVALID, "a field is too long").Keyed(KeyClientTooLong)
 	}
 	return nil
 }

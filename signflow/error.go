@@ -24,6 +24,38 @@ type Error struct {
 	// Line is the line of a submitted text (a template definition) the
 	// error concerns; 0 when none.
 	Line int
+	// Key names a refusal that callers tell in their own words (one of
+	// RefusalKeys), so that they match on it rather than on Message.
+	Key string
+}
+
+// Keys of the refusals callers tell in their own words (the console's
+// forms). A key stays when its message is reworded.
+const (
+	KeyName          = "name"              // a credential's name missing or too long
+	KeyNoOwner       = "ownerIn.unknown"   // a credential's owner not there
+	KeyNoScopes      = "scopes.none"       // a credential without scopes
+	KeyNoTemplates   = "templateIds.none"  // neither templates nor allTemplates
+	KeyKeyEvents     = "webhookEvents.key" // events chosen for an API key
+	KeyWebhookURL    = "webhookUrl"        // any refusal of a webhook URL
+	KeyPersonIN      = "in.individual"
+	KeyPersonName    = "names.individual"
+	KeyPersonPhone   = "phone.individual"
+	KeyCompanyIN     = "in.company"
+	KeyLegalName     = "legalName.company"
+	KeyClientType    = "type"
+	KeyPhone         = "phone"
+	KeyClientTooLong = "tooLong"
+)
+
+// RefusalKeys are all the keys above.
+var RefusalKeys = []string{KeyName, KeyNoOwner, KeyNoScopes, KeyNoTemplates, KeyKeyEvents, KeyWebhookURL,
+	KeyPersonIN, KeyPersonName, KeyPersonPhone, KeyCompanyIN, KeyLegalName, KeyClientType, KeyPhone, KeyClientTooLong}
+
+// Keyed sets the refusal's key and returns e.
+func (e *Error) Keyed(key string) *Error {
+	e.Key = key
+	return e
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("signflow: code=%s message=%s", e.Code, e.Message) }
@@ -62,4 +94,13 @@ func ErrorLine(err error) int {
 		return e.Line
 	}
 	return 0
+}
+
+// ErrorKey returns the refusal key of err, "" when it has none.
+func ErrorKey(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Key
+	}
+	return ""
 }

@@ -82,7 +82,7 @@ func (s *Service) sweep() (int, error) {
 
 // SweeperOptions configure a Sweeper.
 type SweeperOptions struct {
-	// Every is the time between sweeps when Ticks is nil; default 30s.
+	// Every is the time between sweeps when Ticks is nil; required then.
 	Every time.Duration
 	// Ticks, when set, drives the sweeps instead of a ticker (tests send on it).
 	Ticks <-chan time.Time
@@ -102,8 +102,8 @@ type Sweeper struct {
 
 // NewSweeper returns a sweeper over the service; it does nothing until Start.
 func NewSweeper(svc *Service, opt SweeperOptions) *Sweeper {
-	if opt.Every <= 0 {
-		opt.Every = 30 * time.Second
+	if opt.Ticks == nil && opt.Every <= 0 {
+		panic("signflow: NewSweeper needs a positive Every or Ticks")
 	}
 	return &Sweeper{svc: svc, opt: opt, stop: make(chan struct{})}
 }

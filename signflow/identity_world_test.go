@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/signflow/eimzo"
@@ -28,6 +29,9 @@ type idWorld struct {
 
 func newIDWorld(t *testing.T, timeout time.Duration) *idWorld {
 	t.Helper()
+	if timeout == 0 {
+		timeout = config.Default().EIMZO.Timeout // the providers' time-outs are alike
+	}
 	w := &idWorld{Standard: fixture.NewStandard(t), actor: signflow.Actor{IP: "203.0.113.7", UserAgent: "test-browser"}}
 	callback := idp.CallbackURL("http://localhost:8080")
 	w.myid = idptest.New(t, "contracts", "client-secret", callback)

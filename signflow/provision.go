@@ -28,16 +28,16 @@ type CredentialInput struct {
 
 func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 	if in.Name == "" || len(in.Name) > 200 {
-		return Errorf(EINVALID, "name: required, at most 200 characters")
+		return Errorf(EINVALID, "name: required, at most 200 characters").Keyed(KeyName)
 	}
 	if _, err := tx.Owner(in.OwnerIN); err != nil {
 		if ErrorCode(err) == ENOTFOUND {
-			return Errorf(EINVALID, "ownerIn: no owner with this number; create it with POST /admin/v1/owners")
+			return Errorf(EINVALID, "ownerIn: no owner with this number; create it with POST /admin/v1/owners").Keyed(KeyNoOwner)
 		}
 		return err
 	}
 	if len(in.Scopes) == 0 {
-		return Errorf(EINVALID, "scopes: at least one is required")
+		return Errorf(EINVALID, "scopes: at least one is required").Keyed(KeyNoScopes)
 	}
 	for _, sc := range in.Scopes {
 		if !contains(allowed, sc) {
@@ -45,7 +45,7 @@ func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 		}
 	}
 	if !in.AllTemplates && len(in.TemplateIDs) == 0 {
-		return Errorf(EINVALID, "templateIds: required unless allTemplates is true")
+		return Errorf(EINVALID, "templateIds: required unless allTemplates is true").Keyed(KeyNoTemplates)
 	}
 	for _, id := range in.TemplateIDs {
 		if _, err := tx.Template(id); err != nil {
@@ -92,7 +92,7 @@ func (s *Service) CreateApp(in *CredentialInput) (*NewCredential, error) {
 // CreateKey issues an API key with its webhook secret.
 func (s *Service) CreateKey(in *CredentialInput) (*NewCredential, error) {
 	if len(in.WebhookEvents) > 0 {
-		return nil, Errorf(EINVALID, "webhookEvents: keys receive every event")
+		return nil, Errorf(EINVALID, "webhookEvents: keys receive every event").Keyed(KeyKeyEvents)
 	}
 	out := &NewCredential{ID: NewID(), Secret: KeyPrefix + RandomToken(32)}
 	key := &APIKey{ID: out.ID, Name: in.Name, OwnerIN: in.OwnerIN, Hash: HashSecret(out.Secret), Scopes: in.Scopes,

@@ -29,7 +29,9 @@ type Options struct {
 	Sealer Sealer
 	SMS    SMSSender
 	// Texts are the SMS texts by kind and language; nil means DefaultSMSTexts.
-	Texts      SMSTexts
+	Texts SMSTexts
+	// SessionTTL and OTPTTL are the lifetimes of a signing session and of
+	// an SMS code; both required.
 	SessionTTL time.Duration
 	OTPTTL     time.Duration
 	// Methods lists the signing methods that are configured; OTP_SMS always is.
@@ -87,16 +89,16 @@ const TokenTTL = time.Hour
 // KeyPrefix starts every API key.
 const KeyPrefix = "ck_"
 
-// NewService returns a Service; zero options get their defaults.
+// NewService returns a Service. SessionTTL and OTPTTL must be positive;
+// other zero options mean "none" as documented, or get a stand-in.
 func NewService(store Store, opt Options) *Service {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	if opt.SessionTTL == 0 {
-		opt.SessionTTL = 30 * time.Minute
-	}
-	if opt.OTPTTL == 0 {
-		opt.OTPTTL = 5 * time.Minute
+	// The lifetimes come from the configuration (signing.*), which
+	// holds their defaults; a zero one is a caller's mistake.
+	if opt.SessionTTL <= 0 || opt.OTPTTL <= 0 {
+		panic("signflow: NewService needs a positive SessionTTL and OTPTTL (signing.sessionTTL, signing.otpTTL)")
 	}
 	if opt.Methods == nil {
 		opt.Methods = map[string]bool{}

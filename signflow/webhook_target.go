@@ -45,17 +45,17 @@ func WebhookAddrRefused(ip netip.Addr) string {
 func checkWebhookURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Errorf(EINVALID, "webhookUrl: must be an absolute http or https URL")
+		return Errorf(EINVALID, "webhookUrl: must be an absolute http or https URL").Keyed(KeyWebhookURL)
 	}
 	host := strings.TrimSuffix(u.Hostname(), ".")
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if why := WebhookAddrRefused(ip); why != "" {
-			return Errorf(EINVALID, "webhookUrl: %s; give a public, private or loopback address", why)
+			return Errorf(EINVALID, "webhookUrl: %s; give a public, private or loopback address", why).Keyed(KeyWebhookURL)
 		}
 		return nil
 	}
 	if host == "" || numericHost(host) {
-		return Errorf(EINVALID, "webhookUrl: %q is neither a host name nor an address in standard form", u.Hostname())
+		return Errorf(EINVALID, "webhookUrl: %q is neither a host name nor an address in standard form", u.Hostname()).Keyed(KeyWebhookURL)
 	}
 	return nil
 }

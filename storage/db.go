@@ -66,7 +66,7 @@ type DB struct {
 // Options tune how the file is opened.
 type Options struct {
 	Timeout    time.Duration // wait for the file lock; default 1s
-	BatchDelay time.Duration // bbolt MaxBatchDelay; default 2ms
+	BatchDelay time.Duration // bbolt MaxBatchDelay (data.batchDelay); 0: no wait
 	ReadOnly   bool
 }
 
@@ -75,9 +75,6 @@ type Options struct {
 func Open(path string, opt Options) (*DB, error) {
 	if opt.Timeout == 0 {
 		opt.Timeout = time.Second
-	}
-	if opt.BatchDelay == 0 {
-		opt.BatchDelay = 2 * time.Millisecond
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)

@@ -18,6 +18,21 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// The batch delay is the one given, data.batchDelay's 0 ("no wait")
+// included: the store has no default of its own.
+func TestOpenTakesTheBatchDelay(t *testing.T) {
+	for _, d := range []time.Duration{0, 2 * time.Millisecond, 50 * time.Millisecond} {
+		db, err := storage.Open(filepath.Join(t.TempDir(), "contracts.db"), storage.Options{BatchDelay: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := db.Bolt().MaxBatchDelay; got != d {
+			t.Errorf("BatchDelay %v: bbolt waits %v", d, got)
+		}
+		db.Close()
+	}
+}
+
 // TestOpenRefusesAFileInUse holds the file open and checks that a second
 // open gives up after its time-out with a readable error naming the file.
 func TestOpenRefusesAFileInUse(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/storage"
 
@@ -36,7 +37,7 @@ func TestUpgradeMakesTemplatesVersionOne(t *testing.T) {
 	}
 	check := func(db *storage.DB, when string) {
 		t.Helper()
-		svc := signflow.NewService(db, signflow.Options{Now: time.Now})
+		svc := signflow.NewService(db, fixture.Configured(signflow.Options{Now: time.Now}))
 		versions, err := svc.AdminTemplateVersions(m.TemplateID)
 		if err != nil || len(versions) != 1 || versions[0].Version != 1 || versions[0].Body.UZ == "" {
 			t.Fatalf("%s: %d versions (%v)", when, len(versions), err)

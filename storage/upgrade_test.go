@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/signflow/seal"
 	"contracts/storage"
@@ -91,7 +92,7 @@ func TestUpgradeFromSchemaV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	svc := signflow.NewService(db, signflow.Options{Now: func() time.Time { return now }, Secret: []byte(m.TokenSecret), Sealer: box})
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{Now: func() time.Time { return now }, Secret: []byte(m.TokenSecret), Sealer: box}))
 
 	// Credentials: the app's secret and tokens, the key, the sealed webhook secret.
 	token, err := svc.IssueToken(m.AppID, m.AppSecret)

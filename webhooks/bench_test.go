@@ -51,7 +51,7 @@ func BenchmarkDelivery(b *testing.B) {
 		})
 		written += n
 	}
-	pool, err := webhooks.New(s.DB, s.Box, nil, webhooks.Options{})
+	pool, err := webhooks.New(s.DB, s.Box, nil, fixture.Webhooks(webhooks.Options{}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -145,7 +145,7 @@ func (h *harness) startOn(store pooled, reg *prometheus.Registry, opt webhooks.O
 		// flight: only a lease test may see a claim run out.
 		opt.Lease = 365 * 24 * time.Hour
 	}
-	p, err := webhooks.New(store, h.Box, reg, opt)
+	p, err := webhooks.New(store, h.Box, reg, fixture.Webhooks(opt))
 	if err != nil {
 		h.t.Fatal(err)
 	}

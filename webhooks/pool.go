@@ -8,6 +8,7 @@ package webhooks
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -16,14 +17,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
-)
-
-// Defaults of Options.
-const (
-	DefaultName           = "Contracts"
-	DefaultAttemptTimeout = 10 * time.Second
-	DefaultWorkers        = 32
-	DefaultPerTarget      = 4
 )
 
 // retryDelays are the waits after the first, second and third failed
@@ -47,11 +40,12 @@ type Store interface {
 	signflow.Outbox
 }
 
-// Options configure a Pool; zero fields take the defaults.
+// Options configure a Pool. Name, Workers, AttemptTimeout and PerTarget
+// are required: the configuration holds their defaults.
 type Options struct {
 	Name           string        // config service.name, used in the X-<Name>-* headers
-	Workers        int           // attempts in flight at once
-	AttemptTimeout time.Duration // HTTP time-out of one attempt
+	Workers        int           // attempts in flight at once (webhooks.workers)
+	AttemptTimeout time.Duration // HTTP time-out of one attempt (webhooks.timeout)
 	// Lease is how long a claimed row stays this pool's; a pool that dies
 	// leaves its rows to others after it. Default: the time of five
 	// attempts and ten seconds, more than a claimed row can wait, be
@@ -61,7 +55,8 @@ type Options struct {
 	Log   zerolog.Logger
 	// PerTarget bounds the rows of one target claimed and not yet settled,
 	// so the attempts of one target in flight: a receiver that hangs
-	// delays only its own deliveries. Default DefaultPerTarget; -1: no bound.
+	// delays only its own deliveries (webhooks.perTargetConcurrency); -1:
+	// no bound.
 	PerTarget int
 }
 
@@ -92,17 +87,15 @@ type Pool struct {
 // New builds a pool over the store; the sealer opens the targets' webhook
 // secrets. Its metrics are registered with reg when reg is not nil.
 func New(store Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Options) (*Pool, error) {
-	if opt.Name == "" {
-		opt.Name = DefaultName
-	}
-	if opt.Workers <= 0 {
-		opt.Workers = DefaultWorkers
-	}
-	if opt.PerTarget == 0 {
-		opt.PerTarget = DefaultPerTarget
-	}
-	if opt.AttemptTimeout <= 0 {
-		opt.AttemptTimeout = DefaultAttemptTimeout
+	switch {
+	case opt.Name == "":
+		return nil, errors.New("webhooks: Options.Name is required (service.name)")
+	case opt.Workers <= 0:
+		return nil, errors.New("webhooks: Options.Workers must be positive (webhooks.workers)")
+	case opt.PerTarget == 0 || opt.PerTarget < -1:
+		return nil, errors.New("webhooks: Options.PerTarget must be positive or -1 (webhooks.perTargetConcurrency)")
+	case opt.AttemptTimeout <= 0:
+		return nil, errors.New("webhooks: Options.AttemptTimeout must be positive (webhooks.timeout)")
 	}
 	if opt.Lease <= 0 {
 		opt.Lease = (inFlightPerWorker+1)*opt.AttemptTimeout + 10*time.Second

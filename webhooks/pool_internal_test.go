@@ -5,14 +5,24 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/config"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
+
+// configured are the pool's options as the built-in configuration gives
+// them to the appliance's pool.
+func configured() Options {
+	def := config.Default()
+	return Options{Name: def.Service.Name, Workers: def.Webhooks.Workers, PerTarget: def.Webhooks.PerTargetConcurrency,
+		AttemptTimeout: def.Webhooks.Timeout}
+}
 
 // The defaults are the spec's: a 10-second time-out per attempt and the
 // X-Contracts-* headers; tests elsewhere shorten the time-out.
 func TestDefaults(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	p, err := New(nil, nil, reg, Options{})
+	p, err := New(nil, nil, reg, configured())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +36,7 @@ func TestDefaults(t *testing.T) {
 	if p.headers != want {
 		t.Errorf("headers %+v, want %+v", p.headers, want)
 	}
-	if p.opt.Workers != DefaultWorkers || p.opt.Clock == nil {
+	if p.opt.Workers != 32 || p.opt.Clock == nil {
 		t.Errorf("workers %d clock %v", p.opt.Workers, p.opt.Clock)
 	}
 	// A claimed row waits behind at most four rows per worker, each at most
@@ -34,7 +44,32 @@ func TestDefaults(t *testing.T) {
 	if p.opt.Lease != time.Minute || p.opt.Lease <= inFlightPerWorker*p.opt.AttemptTimeout+p.opt.AttemptTimeout {
 		t.Errorf("lease %v, want a minute, more than %d attempts' time", p.opt.Lease, inFlightPerWorker+1)
 	}
-	if _, err := New(nil, nil, reg, Options{}); err == nil {
+	if _, err := New(nil, nil, reg, configured()); err == nil {
 		t.Error("registering the metrics twice succeeded")
+	}
+}
+
+// The pool takes its values from the configuration and has none of its
+// own: a required one left zero is refused, not quietly defaulted.
+func TestZeroOptionsRefused(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		zero func(*Options)
+	}{
+		{"name", func(o *Options) { o.Name = "" }},
+		{"workers", func(o *Options) { o.Workers = 0 }},
+		{"per target", func(o *Options) { o.PerTarget = 0 }},
+		{"attempt time-out", func(o *Options) { o.AttemptTimeout = 0 }},
+	} {
+		opt := configured()
+		c.zero(&opt)
+		if _, err := New(nil, nil, nil, opt); err == nil {
+			t.Errorf("%s: zero accepted", c.name)
+		}
+	}
+	opt := configured()
+	opt.PerTarget = -1 // no bound: documented
+	if _, err := New(nil, nil, nil, opt); err != nil {
+		t.Errorf("PerTarget -1: %v", err)
 	}
 }

@@ -25,7 +25,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	maxRequests := fs.Int("max-requests", 500_000, "at most this many requests per route")
 	routes := fs.String("routes", "", "comma-separated subset of: "+strings.Join(loadgen.Routes, ",")+",raw (default all)")
 	logLevel := fs.String("log-level", "info", "the server's log.level (info writes one access line per request, as in production)")
-	batchDelay := fs.Duration("batch-delay", 2*time.Millisecond, "data.batchDelay of the server and of the raw bbolt baseline")
+	batchDelay := fs.Duration("batch-delay", config.Default().Data.BatchDelay, "data.batchDelay of the server and of the raw bbolt baseline")
 	keep := fs.Bool("keep", false, "keep the temporary data directory")
 	rounds := fs.Int("rounds", 3, "slices in which each budgeted route alternates with its baseline")
 	check := fs.Bool("check", false, "exit non-zero when a budget is missed or a request failed")

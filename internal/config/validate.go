@@ -12,32 +12,40 @@ import (
 	"contracts/server/tlscert"
 )
 
+// keyed is a value with its config key; Validate checks lists of them in
+// the struct's order, so the first bad key it names is always the same one.
+type keyed[T any] struct {
+	key string
+	v   T
+}
+
 // Validate checks every value and names the first bad key.
 func (c *Config) Validate() error {
-	for key, addr := range map[string]string{"embedded.listen": c.Embedded.Listen, "key.listen": c.Key.Listen, "admin.listen": c.Admin.Listen} {
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return fmt.Errorf("config: %s: %q is not a host:port address", key, addr)
+	for _, a := range []keyed[string]{{"embedded.listen", c.Embedded.Listen}, {"key.listen", c.Key.Listen}, {"admin.listen", c.Admin.Listen}} {
+		if _, _, err := net.SplitHostPort(a.v); err != nil {
+			return fmt.Errorf("config: %s: %q is not a host:port address", a.key, a.v)
 		}
 	}
-	for key, u := range map[string]string{"embedded.baseURL": c.Embedded.BaseURL, "key.baseURL": c.Key.BaseURL,
-		"payments.payme.checkoutURL": c.Payments.Payme.CheckoutURL, "payments.click.payURL": c.Payments.Click.PayURL} {
-		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			return fmt.Errorf("config: %s: %q is not an http(s) URL", key, u)
+	for _, u := range []keyed[string]{{"embedded.baseURL", c.Embedded.BaseURL}, {"key.baseURL", c.Key.BaseURL},
+		{"payments.payme.checkoutURL", c.Payments.Payme.CheckoutURL}, {"payments.click.payURL", c.Payments.Click.PayURL}} {
+		if p, err := url.Parse(u.v); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("config: %s: %q is not an http(s) URL", u.key, u.v)
 		}
 	}
 	if err := tlscert.Validate(c.ACME.TLSCert(), c.TLSListeners()...); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	positive := map[string]time.Duration{"signing.sessionTTL": c.Signing.SessionTTL, "signing.otpTTL": c.Signing.OTPTTL,
-		"http.readHeaderTimeout": c.HTTP.ReadHeaderTimeout, "http.readTimeout": c.HTTP.ReadTimeout,
-		"http.writeTimeout": c.HTTP.WriteTimeout, "http.idleTimeout": c.HTTP.IdleTimeout,
-		"http.shutdownTimeout": c.HTTP.ShutdownTimeout, "webhooks.timeout": c.Webhooks.Timeout, "sms.http.timeout": c.SMS.HTTP.Timeout,
-		"identity.myid.timeout": c.Identity.MyID.Timeout, "identity.ableid.timeout": c.Identity.AbleID.Timeout, "eimzo.timeout": c.EIMZO.Timeout,
-		"cabinet.idleTimeout": c.Cabinet.IdleTimeout}
-	for key, d := range positive {
+	positive := []keyed[time.Duration]{
+		{"http.readHeaderTimeout", c.HTTP.ReadHeaderTimeout}, {"http.readTimeout", c.HTTP.ReadTimeout},
+		{"http.writeTimeout", c.HTTP.WriteTimeout}, {"http.idleTimeout", c.HTTP.IdleTimeout},
+		{"http.shutdownTimeout", c.HTTP.ShutdownTimeout}, {"signing.sessionTTL", c.Signing.SessionTTL}, {"signing.otpTTL", c.Signing.OTPTTL},
+		{"sms.http.timeout", c.SMS.HTTP.Timeout}, {"identity.myid.timeout", c.Identity.MyID.Timeout},
+		{"identity.ableid.timeout", c.Identity.AbleID.Timeout}, {"eimzo.timeout", c.EIMZO.Timeout},
+		{"webhooks.timeout", c.Webhooks.Timeout}, {"cabinet.idleTimeout", c.Cabinet.IdleTimeout}}
+	for _, d := range positive {
 		// A bare YAML number is read as nanoseconds: nothing here is that short.
-		if d < time.Millisecond {
-			return fmt.Errorf("config: %s: must be a duration of at least 1ms, with a unit (e.g. 30s, 5m)", key)
+		if d.v < time.Millisecond {
+			return fmt.Errorf("config: %s: must be a duration of at least 1ms, with a unit (e.g. 30s, 5m)", d.key)
 		}
 	}
 	if c.Signing.SessionTTL < time.Minute {
@@ -113,13 +121,13 @@ func (c *Config) Validate() error {
 	if c.Webhooks.Lease != 0 && c.Webhooks.Lease < 2*c.Webhooks.Timeout {
 		return fmt.Errorf("config: webhooks.lease: 0 (the default) or at least twice webhooks.timeout")
 	}
-	for key, n := range map[string]int{"ratelimit.tokenPerMinute": c.RateLimit.TokenPerMinute, "ratelimit.otpPerMinute": c.RateLimit.OTPPerMinute,
-		"ratelimit.keyPerSecond": c.RateLimit.KeyPerSecond, "ratelimit.appPerSecond": c.RateLimit.AppPerSecond,
-		"ratelimit.sessionsPerPartyPerHour": c.RateLimit.SessionsPerPartyPerHour, "ratelimit.verifyPerMinute": c.RateLimit.VerifyPerMinute,
-		"ratelimit.codesPerPartyPerDay": c.RateLimit.CodesPerPartyPerDay, "ratelimit.wrongCodesPerPartyPerDay": c.RateLimit.WrongCodesPerPartyPerDay,
-		"ratelimit.verifyConcurrent": c.RateLimit.VerifyConcurrent, "ratelimit.cabinetCodesPerNumberPerDay": c.RateLimit.CabinetCodesPerNumberPerDay} {
-		if n < 0 {
-			return fmt.Errorf("config: %s: must be 0 (no limit) or more", key)
+	for _, n := range []keyed[int]{{"ratelimit.tokenPerMinute", c.RateLimit.TokenPerMinute}, {"ratelimit.otpPerMinute", c.RateLimit.OTPPerMinute},
+		{"ratelimit.verifyPerMinute", c.RateLimit.VerifyPerMinute}, {"ratelimit.keyPerSecond", c.RateLimit.KeyPerSecond},
+		{"ratelimit.appPerSecond", c.RateLimit.AppPerSecond}, {"ratelimit.sessionsPerPartyPerHour", c.RateLimit.SessionsPerPartyPerHour},
+		{"ratelimit.codesPerPartyPerDay", c.RateLimit.CodesPerPartyPerDay}, {"ratelimit.wrongCodesPerPartyPerDay", c.RateLimit.WrongCodesPerPartyPerDay},
+		{"ratelimit.cabinetCodesPerNumberPerDay", c.RateLimit.CabinetCodesPerNumberPerDay}, {"ratelimit.verifyConcurrent", c.RateLimit.VerifyConcurrent}} {
+		if n.v < 0 {
+			return fmt.Errorf("config: %s: must be 0 (no limit) or more", n.key)
 		}
 	}
 	if _, err := server.ParseTrustedProxies(c.HTTP.TrustedProxies); err != nil {
@@ -133,9 +141,9 @@ func (c *Config) Validate() error {
 	if c.Log.Format != "json" && c.Log.Format != "console" {
 		return fmt.Errorf("config: log.format: %q is not json or console", c.Log.Format)
 	}
-	for key, p := range map[string]IDPConfig{"identity.myid": c.Identity.MyID, "identity.ableid": c.Identity.AbleID} {
-		if p.AuthURL != "" && p.Flow != "web" && (p.TokenURL == "" || p.UserinfoURL == "" || p.ClientID == "" || p.InClaim == "") {
-			return fmt.Errorf("config: %s: authURL needs tokenURL, userinfoURL, clientId and inClaim", key)
+	for _, p := range []keyed[IDPConfig]{{"identity.myid", c.Identity.MyID}, {"identity.ableid", c.Identity.AbleID}} {
+		if p.v.AuthURL != "" && p.v.Flow != "web" && (p.v.TokenURL == "" || p.v.UserinfoURL == "" || p.v.ClientID == "" || p.v.InClaim == "") {
+			return fmt.Errorf("config: %s: authURL needs tokenURL, userinfoURL, clientId and inClaim", p.key)
 		}
 	}
 	if err := c.Identity.validateFlows(); err != nil {

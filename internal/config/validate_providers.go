@@ -93,8 +93,8 @@ func (i IdentityConfig) validateFlows() error {
 		if i.MyID.ClientID != "" && i.MyID.ClientSecret == "" {
 			return fmt.Errorf("config: identity.myid.clientSecret: required with flow web")
 		}
-		for key, u := range map[string]string{"identity.myid.baseURL": i.MyID.BaseURL, "identity.myid.webURL": i.MyID.WebURL} {
-			if err := absoluteURL(key, u); err != nil {
+		for _, u := range []keyed[string]{{"identity.myid.baseURL", i.MyID.BaseURL}, {"identity.myid.webURL", i.MyID.WebURL}} {
+			if err := absoluteURL(u.key, u.v); err != nil {
 				return err
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/storage"
 
@@ -96,7 +97,7 @@ func checkConsistent(t *testing.T, path string, acked []string) int {
 			t.Fatalf("%s: contract %s was acknowledged before the backup started but is not in it", filepath.Base(path), id)
 		}
 	}
-	svc := signflow.NewService(db, signflow.Options{})
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{}))
 	err = db.View(func(tx signflow.Tx) error {
 		for _, party := range []string{loadOwnerIN, loadCustomerIN} {
 			page, err := tx.ListContracts(signflow.ContractQuery{OwnerIN: party, AllTemplates: true, Size: 1})

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/storage"
 )
@@ -252,7 +253,7 @@ func TestCrashKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	svc := signflow.NewService(db, signflow.Options{})
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{}))
 	all, err := svc.Deliveries(signflow.DeliveryFilter{})
 	if err != nil {
 		t.Fatal(err)

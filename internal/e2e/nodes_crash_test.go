@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 )
 
@@ -88,7 +89,7 @@ func TestNodesKill9(t *testing.T) {
 	b.stop(t)
 
 	db := c.store(t)
-	svc := signflow.NewService(db, signflow.Options{})
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{}))
 	all, err := svc.Deliveries(signflow.DeliveryFilter{Limit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"contracts/internal/appliance"
 	"contracts/internal/config"
+	"contracts/internal/fixture"
 	"contracts/internal/testtools"
 	"contracts/signflow"
 	"contracts/storage"
@@ -159,7 +160,7 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	defer db.Close()
 	assertProvisioned(t, db, []string{app.AppID, cliApp}, []string{tpl.ID, cliTemplate}, []string{"301234567", "309876543"})
-	svc := signflow.NewService(db, signflow.Options{})
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{}))
 	if _, err := svc.IssueToken(cliApp, newSecret); err != nil {
 		t.Fatalf("the rotated secret printed by the CLI does not work: %v", err)
 	}
@@ -318,7 +319,7 @@ func TestServeDemoOnceAndRestore(t *testing.T) {
 	if marker, _ := db.Meta(appliance.DemoMarker); marker != appID {
 		t.Fatalf("demo marker %q, want the demo app %s", marker, appID)
 	}
-	svc := signflow.NewService(db, signflow.Options{})
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{}))
 	if _, err := svc.IssueToken(appID, appSecret); err != nil {
 		t.Fatalf("the printed demo app secret does not work: %v", err)
 	}

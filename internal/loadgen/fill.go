@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"contracts/assets"
+	"contracts/internal/config"
 	"contracts/server/wire"
 	"contracts/signflow"
 	"contracts/signflow/seal"
@@ -41,12 +42,14 @@ func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, 
 	if err != nil {
 		return nil, err
 	}
-	db, err := storage.Open(path, storage.Options{})
+	def := config.Default() // what the served appliance runs with
+	db, err := storage.Open(path, storage.Options{BatchDelay: def.Data.BatchDelay})
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	svc := signflow.NewService(db, signflow.Options{Secret: []byte("fill: no token is issued by this service"), Sealer: box})
+	svc := signflow.NewService(db, signflow.Options{Secret: []byte("fill: no token is issued by this service"), Sealer: box,
+		SessionTTL: def.Signing.SessionTTL, OTPTTL: def.Signing.OTPTTL})
 	out, access, in, err := provisionFill(svc)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/storage"
 )
@@ -32,7 +33,7 @@ func TestFillWritesContracts(t *testing.T) {
 	if counts["contracts"] != 300 || counts["audit"] != 300 {
 		t.Fatalf("contracts %d, audit events %d, want 300 each", counts["contracts"], counts["audit"])
 	}
-	svc := signflow.NewService(db, signflow.Options{})
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{}))
 	key, err := svc.AuthenticateKey(f.Key)
 	if err != nil {
 		t.Fatal(err)

@@ -81,7 +81,7 @@ func Latency(ctx context.Context, binary, path string, d time.Duration, limit in
 	}
 	token := make([]byte, 16)
 	rand.Read(token)
-	cfg := Config{Binary: binary, LogLevel: "warn", BatchDelay: 2 * time.Millisecond}
+	cfg := Config{Binary: binary, LogLevel: "warn", BatchDelay: config.Default().Data.BatchDelay}
 	srv, err := startServer(ctx, cfg, filepath.Dir(path), hex.EncodeToString(token))
 	if err != nil {
 		return nil, err

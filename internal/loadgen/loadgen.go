@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"contracts/internal/config"
 )
 
 // Config is one bench run.
@@ -61,7 +63,7 @@ func (c *Config) Defaults() {
 		c.Rounds = 3
 	}
 	if c.BatchDelay <= 0 {
-		c.BatchDelay = 2 * time.Millisecond
+		c.BatchDelay = config.Default().Data.BatchDelay
 	}
 	if len(c.Routes) == 0 {
 		c.Routes = append(append([]string(nil), Routes...), "raw")

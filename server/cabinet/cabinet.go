@@ -27,7 +27,7 @@ import (
 type Deps struct {
 	// Service carries out every operation.
 	Service *signflow.Service
-	// ServiceName names the service in the page header; default "Contracts".
+	// ServiceName names the service in the page header; required (service.name).
 	ServiceName string
 	// IdleTimeout ends a session after this long without a request
 	// (cabinet.idleTimeout); default 30m.
@@ -92,7 +92,7 @@ type handler struct {
 
 func newHandler(d Deps) *handler {
 	if d.ServiceName == "" {
-		d.ServiceName = "Contracts"
+		panic("cabinet: Deps.ServiceName is required (service.name)")
 	}
 	if d.Now == nil {
 		d.Now = d.Service.Now

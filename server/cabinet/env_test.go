@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"contracts/internal/apitest"
+	"contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/cabinet"
@@ -106,7 +107,7 @@ func newEnv(t *testing.T, o options) *env {
 		ev.svc = o.service(w)
 	}
 	ev.textLog = &syncBuffer{}
-	texts := sms.NewQueue(sender, zerolog.New(ev.textLog), sms.QueueOptions{})
+	texts := sms.NewQueue(sender, zerolog.New(ev.textLog), sms.QueueOptions{Timeout: config.Default().SMS.HTTP.Timeout})
 	texts.Start()
 	t.Cleanup(func() { texts.Shutdown(context.Background()) })
 	ev.texts = texts
@@ -120,7 +121,7 @@ func newEnv(t *testing.T, o options) *env {
 	e := server.NewEcho("key", zerolog.Nop(), nil, true)
 	e.IPExtractor = echo.ExtractIPDirect()
 	keyapi.Register(e, keyapi.Deps{Service: ev.svc, VerifyBaseURL: o.embedded, PDF: o.pdfs, Now: w.Clock.Now})
-	cabinet.Register(e, cabinet.Deps{Service: ev.svc, IdleTimeout: 30 * time.Minute, OTPPerMinute: o.otpPerMinute,
+	cabinet.Register(e, cabinet.Deps{Service: ev.svc, ServiceName: config.Default().Service.Name, IdleTimeout: 30 * time.Minute, OTPPerMinute: o.otpPerMinute,
 		EmbeddedBaseURL: o.embedded, BaseURL: o.baseURL, PDF: o.pdfs, Now: w.Clock.Now, Texts: texts,
 		CodesPerNumberPerDay: o.codesPerDay})
 	if o.tls {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/signflow"
 	"contracts/signflow/idp"
@@ -23,7 +24,7 @@ func TestIdentitySigning(t *testing.T) {
 		provider.Set(func(p *idptest.Provider) { p.Userinfo = map[string]any{"pinfl": fixture.CustomerIN} })
 		myid, err := idp.New(idp.Config{Name: "MyID", AuthURL: provider.AuthURL(), TokenURL: provider.TokenURL(),
 			UserinfoURL: provider.UserinfoURL(), ClientID: "contracts", ClientSecret: "client-secret", Scope: "openid",
-			InClaim: "pinfl", RedirectURL: callback})
+			InClaim: "pinfl", RedirectURL: callback, Timeout: config.Default().Identity.MyID.Timeout})
 		if err != nil {
 			t.Fatal(err)
 		}

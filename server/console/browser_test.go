@@ -30,7 +30,7 @@ import (
 func TestBrowserConsole(t *testing.T) {
 	e := newEnv(t)
 	clock := webhooks.NewFakeClock(e.Clock.Now())
-	pool, err := webhooks.New(e.DB, e.Box, nil, webhooks.Options{Clock: clock, AttemptTimeout: 2 * time.Second})
+	pool, err := webhooks.New(e.DB, e.Box, nil, fixture.Webhooks(webhooks.Options{Clock: clock, AttemptTimeout: 2 * time.Second}))
 	if err != nil {
 		t.Fatal(err)
 	}

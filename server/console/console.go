@@ -32,7 +32,7 @@ type Deps struct {
 	Service *signflow.Service
 	// Token is the admin token; empty turns the login off.
 	Token string
-	// ServiceName names the service in the page header; default "Contracts".
+	// ServiceName names the service in the page header; required (service.name).
 	ServiceName string
 	// IdleTimeout ends a session after this long without a request; default 30m.
 	IdleTimeout time.Duration
@@ -105,7 +105,7 @@ var pageNames = []string{"login", "dashboard", "contracts", "contract", "templat
 
 func newHandler(d Deps) *handler {
 	if d.ServiceName == "" {
-		d.ServiceName = "Contracts"
+		panic("console: Deps.ServiceName is required (service.name)")
 	}
 	if d.Now == nil {
 		d.Now = d.Service.Now

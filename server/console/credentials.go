@@ -179,7 +179,7 @@ func input(c echo.Context) (signflow.CredentialInput, string, error) {
 	if expires != "" {
 		t, err := time.Parse(time.DateOnly, expires)
 		if err != nil {
-			return in, expires, signflow.Errorf(signflow.EINVALID, errExpires)
+			return in, expires, errExpires
 		}
 		in.ExpiresAt = &t
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"contracts/internal/apitest"
+	"contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/admin"
@@ -54,7 +55,7 @@ func newEnvWith(t *testing.T, opts func(*signflow.Options)) *env {
 	a := server.NewEcho("admin", zerolog.New(io.Discard), m, true)
 	a.Use(admin.HostCheck("127.0.0.1:0", nil))
 	admin.Register(a, admin.Deps{Service: e.Service, DB: e.DB, Token: adminToken, Metrics: m})
-	console.Register(a, console.Deps{Service: e.Service, Token: adminToken, EmbeddedBaseURL: "http://localhost:8080",
+	console.Register(a, console.Deps{Service: e.Service, ServiceName: config.Default().Service.Name, Token: adminToken, EmbeddedBaseURL: "http://localhost:8080",
 		Redelivered: func() { e.redelivered.Add(1) }, Now: e.Clock.Now})
 	e.admin = httptest.NewServer(a)
 	t.Cleanup(e.admin.Close)

@@ -2,7 +2,6 @@ package console
 
 import (
 	"net/http"
-	"strings"
 
 	"contracts/server/i18n"
 	"contracts/signflow"
@@ -17,32 +16,32 @@ import (
 // a detail that names a field or a line: a template definition's problem
 // (beside the line it names) or a field no form of the console sends.
 
-// knownRefusals maps signflow's messages of the refusals the console's
-// forms can meet to the key of their words. A message not listed falls
-// back to signflow's own; the pages' tests find one that changed.
+// knownRefusals maps the keys of the refusals the console's forms can
+// meet (signflow.RefusalKeys and the console's own) to the key of their
+// words. A refusal without a key falls back to signflow's message.
 var knownRefusals = map[string]string{
-	"name: required, at most 200 characters":                                   "refuse.name",
-	"ownerIn: no owner with this number; create it with POST /admin/v1/owners": "refuse.noOwner",
-	"scopes: at least one is required":                                         "refuse.noScopes",
-	"templateIds: required unless allTemplates is true":                        "refuse.noTemplates",
-	"webhookEvents: keys receive every event":                                  "refuse.keyEvents",
-	errExpires: "refuse.expires",
-	"in: must be 14 digits for an individual":            "refuse.personIN",
-	"firstName and lastName: required for an individual": "refuse.personName",
-	"phone: required for an individual":                  "refuse.personPhone",
-	"in: must be 9 digits for a company":                 "refuse.companyIN",
-	"legalName: required for a company":                  "refuse.legalName",
-	"type: must be CLIENT or COMPANY":                    "refuse.ownerType",
-	"phone: must be a country code and 7 to 15 digits":   "refuse.phone",
-	"a field is too long":                                "refuse.tooLong",
+	signflow.KeyName:          "refuse.name",
+	signflow.KeyNoOwner:       "refuse.noOwner",
+	signflow.KeyNoScopes:      "refuse.noScopes",
+	signflow.KeyNoTemplates:   "refuse.noTemplates",
+	signflow.KeyKeyEvents:     "refuse.keyEvents",
+	signflow.KeyWebhookURL:    "refuse.webhookURL",
+	keyExpires:                "refuse.expires",
+	signflow.KeyPersonIN:      "refuse.personIN",
+	signflow.KeyPersonName:    "refuse.personName",
+	signflow.KeyPersonPhone:   "refuse.personPhone",
+	signflow.KeyCompanyIN:     "refuse.companyIN",
+	signflow.KeyLegalName:     "refuse.legalName",
+	signflow.KeyClientType:    "refuse.ownerType",
+	signflow.KeyPhone:         "refuse.phone",
+	signflow.KeyClientTooLong: "refuse.tooLong",
 }
 
-// knownFields are refusals known by the field they name, whatever
-// signflow says of it: every refusal of a webhook URL asks for the same.
-var knownFields = map[string]string{"webhookUrl:": "refuse.webhookURL"}
-
 // errExpires refuses an expiry date the console cannot read.
-const errExpires = "expiresAt: a date as 2006-01-02"
+var errExpires = &signflow.Error{Code: signflow.EINVALID, Message: "expiresAt: a date as 2006-01-02", Key: keyExpires}
+
+// keyExpires is the console's own refusal key, beside signflow's.
+const keyExpires = "console.expires"
 
 // refused reports whether err is a refusal the page tells of (bad input,
 // a record not there, an act not allowed) rather than a failure.
@@ -56,16 +55,10 @@ func refused(err error) bool {
 
 // refusalText is what the page says of the refusal err.
 func refusalText(t i18n.Dict, err error) string {
-	msg := signflow.ErrorMessage(err)
-	if key, ok := knownRefusals[msg]; ok {
+	if key, ok := knownRefusals[signflow.ErrorKey(err)]; ok {
 		return t[key]
 	}
-	for field, key := range knownFields {
-		if strings.HasPrefix(msg, field) {
-			return t[key]
-		}
-	}
-	return t.F("refuse.detail", "detail", msg)
+	return t.F("refuse.detail", "detail", signflow.ErrorMessage(err))
 }
 
 // missing renders the page of a record that is not there, titled by the

@@ -13,14 +13,9 @@ import (
 func TestKnownRefusals(t *testing.T) {
 	for _, lang := range signflow.Languages {
 		words := i18n.Console.For(lang)
-		for msg, key := range knownRefusals {
+		for refusal, key := range knownRefusals {
 			if words[key] == "" {
-				t.Errorf("%s: no words for %q (%s)", lang, msg, key)
-			}
-		}
-		for field, key := range knownFields {
-			if words[key] == "" {
-				t.Errorf("%s: no words for %s (%s)", lang, field, key)
+				t.Errorf("%s: no words for %q (%s)", lang, refusal, key)
 			}
 		}
 	}
@@ -36,8 +31,33 @@ func TestKnownRefusals(t *testing.T) {
 		{Type: signflow.ClientCompany, IN: "305555555", LegalName: long},
 	} {
 		err := c.Validate()
-		if msg := signflow.ErrorMessage(err); err == nil || knownRefusals[msg] == "" {
-			t.Errorf("%+v: refusal %q is not known", c, msg)
+		if err == nil || knownRefusals[signflow.ErrorKey(err)] == "" {
+			t.Errorf("%+v: refusal %q (key %q) is not known", c, signflow.ErrorMessage(err), signflow.ErrorKey(err))
 		}
+	}
+}
+
+// Every refusal key signflow gives has the console's words, so a refusal
+// is never told by signflow's English message for want of them.
+func TestEveryRefusalKeyHasConsoleWords(t *testing.T) {
+	for _, key := range signflow.RefusalKeys {
+		if knownRefusals[key] == "" {
+			t.Errorf("refusal key %q has no console words (knownRefusals)", key)
+		}
+	}
+}
+
+// The words follow the key, not the English message: a reworded message
+// with a known key is still told in the page's language, and an unknown
+// key falls back to the message as the detail.
+func TestRefusalTextByKey(t *testing.T) {
+	words := i18n.Console.For("uz")
+	reworded := signflow.Errorf(signflow.EINVALID, "phone: digits please").Keyed(signflow.KeyPhone)
+	if got := refusalText(words, reworded); got != words["refuse.phone"] {
+		t.Fatalf("reworded phone refusal: %q, want %q", got, words["refuse.phone"])
+	}
+	plain := signflow.Errorf(signflow.EINVALID, "phone: must be a country code and 7 to 15 digits")
+	if got, want := refusalText(words, plain), words.F("refuse.detail", "detail", signflow.ErrorMessage(plain)); got != want {
+		t.Fatalf("refusal without a key: %q, want %q", got, want)
 	}
 }

@@ -35,7 +35,7 @@ type Deps struct {
 	CustomerIN string
 	// EmbeddedBaseURL is embedded.baseURL, where /sign/<token>, /sdk.js and /verify are served.
 	EmbeddedBaseURL string
-	// ServiceName names the service in the page; default "Contracts".
+	// ServiceName names the service in the page; required (service.name).
 	ServiceName string
 	// PDF makes the sealed contract PDFs, shared with every route; nil: unsealed, for tests.
 	PDF *pdf.Cache
@@ -52,7 +52,7 @@ func Register(e *echo.Echo, d Deps) {
 		d.CustomerIN = DefaultCustomerIN
 	}
 	if d.ServiceName == "" {
-		d.ServiceName = "Contracts"
+		panic("demo: Deps.ServiceName is required (service.name)")
 	}
 	if d.PDF == nil {
 		d.PDF = pdf.NewCache(pdf.DefaultCacheBytes)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"contracts/assets"
+	"contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/demo"
@@ -38,12 +39,12 @@ func newEnv(t *testing.T) *env {
 	w := fixture.NewStandard(t)
 	tpl := fixture.MustTemplate(t, w.Service, string(assets.DemoTemplate))
 	emb := server.NewEcho("embedded", zerolog.New(io.Discard), server.NewMetrics(), false)
-	signpage.Register(emb, signpage.Deps{Service: w.Service, Now: w.Clock.Now})
+	signpage.Register(emb, signpage.Deps{Service: w.Service, ServiceName: config.Default().Service.Name, Now: w.Clock.Now})
 	embSrv := httptest.NewServer(emb)
 	t.Cleanup(embSrv.Close)
 	base := strings.Replace(embSrv.URL, "127.0.0.1", "localhost", 1)
 	adm := server.NewEcho("admin", zerolog.New(io.Discard), server.NewMetrics(), true)
-	demo.Register(adm, demo.Deps{Service: w.Service, AppID: w.AppA.ID, TemplateID: tpl.ID, EmbeddedBaseURL: base + "/"})
+	demo.Register(adm, demo.Deps{Service: w.Service, ServiceName: config.Default().Service.Name, AppID: w.AppA.ID, TemplateID: tpl.ID, EmbeddedBaseURL: base + "/"})
 	admSrv := httptest.NewServer(adm)
 	t.Cleanup(admSrv.Close)
 	jar, _ := cookiejar.New(nil)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/internal/fuzzcheck"
 	"contracts/server"
@@ -43,7 +44,7 @@ func newFuzzWorld(tb testing.TB) *fuzzWorld {
 	w := fuzzcheck.NewStandard(tb)
 	e := server.NewEcho("embedded", zerolog.Nop(), nil, false)
 	Register(e, Deps{Service: w.Service, BaseURL: testBaseURL, Now: w.Clock.Now})
-	signpage.Register(e, signpage.Deps{Service: w.Service, Now: w.Clock.Now})
+	signpage.Register(e, signpage.Deps{Service: w.Service, ServiceName: config.Default().Service.Name, Now: w.Clock.Now})
 	token, err := w.Service.IssueToken(w.AppA.ID, w.AppA.Secret)
 	if err != nil {
 		tb.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"contracts/internal/apitest"
+	appconfig "contracts/internal/config"
 	"contracts/internal/fixture"
 	"contracts/server"
 	"contracts/server/signpage"
@@ -82,6 +83,9 @@ func newEnvWith(t *testing.T, o envOptions) *env {
 		e.configureOutside(t, o.timeout, o.myidWeb)
 	}
 	echoSrv := server.NewEcho("embedded", zerolog.New(io.Discard), server.NewMetrics(), false)
+	if o.serviceName == "" {
+		o.serviceName = appconfig.Default().Service.Name
+	}
 	signpage.Register(echoSrv, signpage.Deps{Service: e.Service, ServiceName: o.serviceName, OTPPerMinute: o.otpPerMinute,
 		Now: w.Clock.Now, EIMZO: o.eimzo})
 	e.srv = httptest.NewUnstartedServer(echoSrv)
@@ -97,6 +101,9 @@ func newEnvWith(t *testing.T, o envOptions) *env {
 // E-IMZO server, all over real HTTP, and adds MY_ID and ABLE_ID templates.
 func (e *env) configureOutside(t *testing.T, timeout time.Duration, myidWeb bool) {
 	t.Helper()
+	if timeout == 0 {
+		timeout = appconfig.Default().EIMZO.Timeout // the providers' time-outs are alike
+	}
 	callback := idp.CallbackURL(e.base)
 	opt := e.Options
 	opt.Identity = map[string]signflow.IdentityProvider{}

@@ -29,7 +29,7 @@ type Deps struct {
 	// Service carries out the signing.
 	Service *signflow.Service
 	// ServiceName names the service; lower-cased with "-sdk" appended it is
-	// the source of every iframe message. Default "Contracts".
+	// the source of every iframe message. Required (service.name).
 	ServiceName string
 	// OTPPerMinute limits SMS-code checks and sends, identity-check starts,
 	// E-IMZO signatures and rejections: per session and client IP, and per
@@ -104,7 +104,7 @@ type handler struct {
 
 func newHandler(d Deps) *handler {
 	if d.ServiceName == "" {
-		d.ServiceName = "Contracts"
+		panic("signpage: Deps.ServiceName is required (service.name)")
 	}
 	if d.Now == nil {
 		d.Now = d.Service.Now

@@ -46,9 +46,6 @@ const (
 	OIDPINFL = "1.2.860.3.16.1.2" // personal identification number (PINFL)
 )
 
-// DefaultTimeout bounds each call to the server.
-const DefaultTimeout = 10 * time.Second
-
 // Limits on what is sent and read.
 const (
 	maxPKCS7  = 512 << 10
@@ -66,7 +63,7 @@ type Config struct {
 	// Host is sent as the Host header: the site domain the server's E-IMZO
 	// key is issued for. Empty: the host of VerifyURL.
 	Host    string
-	Timeout time.Duration
+	Timeout time.Duration // of each call to the server; required (eimzo.timeout)
 	// SkipTimestamp sends the PKCS#7 to verify as it is, without first
 	// attaching a timestamp token through the server.
 	SkipTimestamp bool
@@ -90,7 +87,7 @@ func New(cfg Config) (*Verifier, error) {
 	u.RawQuery, u.Fragment = "", ""
 	base := strings.TrimSuffix(strings.TrimRight(u.String(), "/"), VerifyPath)
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
+		return nil, fmt.Errorf("eimzo: timeout: must be positive")
 	}
 	return &Verifier{verifyURL: base + VerifyPath, timestampURL: base + TimestampPath, host: cfg.Host,
 		timestamp: !cfg.SkipTimestamp, timeout: cfg.Timeout, client: &http.Client{Timeout: cfg.Timeout}}, nil

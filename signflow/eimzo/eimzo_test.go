@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/signflow"
 	"contracts/signflow/eimzo"
 	"contracts/signflow/eimzo/eimzotest"
@@ -20,7 +21,7 @@ const (
 func newVerifier(t *testing.T, mod func(*eimzo.Config)) (*eimzo.Verifier, *eimzotest.Server) {
 	t.Helper()
 	srv := eimzotest.New(t)
-	cfg := eimzo.Config{VerifyURL: srv.URL, Host: "contracts.example"}
+	cfg := eimzo.Config{VerifyURL: srv.URL, Host: "contracts.example", Timeout: config.Default().EIMZO.Timeout}
 	if mod != nil {
 		mod(&cfg)
 	}
@@ -99,7 +100,7 @@ func TestVerifyRefusals(t *testing.T) {
 
 func TestVerifyWithoutTimestampAndWithFullURL(t *testing.T) {
 	srv := eimzotest.New(t)
-	v, err := eimzo.New(eimzo.Config{VerifyURL: srv.URL + eimzo.VerifyPath, SkipTimestamp: true})
+	v, err := eimzo.New(eimzo.Config{VerifyURL: srv.URL + eimzo.VerifyPath, SkipTimestamp: true, Timeout: config.Default().EIMZO.Timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,5 +152,9 @@ func TestNewRejectsBadURL(t *testing.T) {
 		if _, err := eimzo.New(eimzo.Config{VerifyURL: u}); err == nil {
 			t.Errorf("%q accepted", u)
 		}
+	}
+	// The time-out is the configuration's (eimzo.timeout); none is refused.
+	if _, err := eimzo.New(eimzo.Config{VerifyURL: "http://e-imzo:8080"}); err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Errorf("no time-out: %v", err)
 	}
 }

@@ -28,9 +28,6 @@ import (
 // CallbackPath is the path of the redirect URI on the embedded listener.
 const CallbackPath = "/sign/idp/callback"
 
-// DefaultTimeout bounds each HTTP call to a provider.
-const DefaultTimeout = 10 * time.Second
-
 // maxBody caps what is read from a provider answer.
 const maxBody = 1 << 20
 
@@ -50,7 +47,8 @@ type Config struct {
 	Scope        string // space-separated
 	InClaim      string // userinfo field with the 14-digit number; dots reach into objects ("profile.pinfl")
 	RedirectURL  string // CallbackURL(embedded.baseURL)
-	Timeout      time.Duration
+	// Timeout bounds each HTTP call; required (identity.*.timeout).
+	Timeout time.Duration
 	// PKCEKey keys the PKCE verifier derived from the state. Give a key
 	// derived from the master key so that a flow survives a restart; a
 	// random one is made when empty.
@@ -87,7 +85,7 @@ func New(cfg Config) (*Provider, error) {
 		cfg.Name = "The identity provider"
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
+		return nil, fmt.Errorf("idp %s: timeout: must be positive", cfg.Name)
 	}
 	p := &Provider{name: cfg.Name, userinfo: cfg.UserinfoURL, claim: cfg.InClaim, timeout: cfg.Timeout,
 		client: &http.Client{Timeout: cfg.Timeout},

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/signflow"
 	"contracts/signflow/idp"
 	"contracts/signflow/idp/idptest"
@@ -20,7 +21,8 @@ func newProvider(t *testing.T, mod func(*idp.Config)) (*idp.Provider, *idptest.P
 	fake.Set(func(p *idptest.Provider) { p.Userinfo = map[string]any{"pinfl": pinfl} })
 	cfg := idp.Config{Name: "MyID", AuthURL: fake.AuthURL(), TokenURL: fake.TokenURL(), UserinfoURL: fake.UserinfoURL(),
 		ClientID: "contracts", ClientSecret: "s3cret-value", Scope: "openid profile", InClaim: "pinfl",
-		RedirectURL: idp.CallbackURL("https://sign.example/"), PKCEKey: []byte("pkce key for tests")}
+		RedirectURL: idp.CallbackURL("https://sign.example/"), PKCEKey: []byte("pkce key for tests"),
+		Timeout: config.Default().Identity.MyID.Timeout}
 	if mod != nil {
 		mod(&cfg)
 	}
@@ -177,7 +179,7 @@ func TestIdentifyProviderDown(t *testing.T) {
 
 func TestNewRejectsIncompleteConfig(t *testing.T) {
 	good := idp.Config{AuthURL: "https://id.example/a", TokenURL: "https://id.example/t", UserinfoURL: "https://id.example/u",
-		ClientID: "c", InClaim: "pinfl", RedirectURL: "https://sign.example/sign/idp/callback"}
+		ClientID: "c", InClaim: "pinfl", RedirectURL: "https://sign.example/sign/idp/callback", Timeout: time.Second}
 	if _, err := idp.New(good); err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +191,7 @@ func TestNewRejectsIncompleteConfig(t *testing.T) {
 		"no redirect":    func(c *idp.Config) { c.RedirectURL = "" },
 		"ftp auth URL":   func(c *idp.Config) { c.AuthURL = "ftp://id.example/a" },
 		"dots for claim": func(c *idp.Config) { c.InClaim = ".." },
+		"no time-out":    func(c *idp.Config) { c.Timeout = 0 },
 	} {
 		c := good
 		mod(&c)

@@ -53,7 +53,7 @@ func NewMyIDWeb(cfg MyIDWebConfig) (*MyIDWeb, error) {
 		return nil, fmt.Errorf("idp MyID: clientId and clientSecret are required")
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
+		return nil, fmt.Errorf("idp MyID: timeout: must be positive")
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/signflow"
 	"contracts/signflow/idp"
 	"contracts/signflow/idp/idptest"
@@ -28,7 +29,8 @@ func TestMyIDWebFlow(t *testing.T) {
 	fake := idptest.NewMyIDWeb(t, "shop", "secret")
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	m, err := idp.NewMyIDWeb(idp.MyIDWebConfig{BaseURL: fake.API.URL, WebURL: fake.Web.URL, ClientID: "shop", ClientSecret: "secret",
-		RedirectURL: "https://sign.example/sign/idp/callback", Now: func() time.Time { return now }})
+		RedirectURL: "https://sign.example/sign/idp/callback", Now: func() time.Time { return now },
+		Timeout: config.Default().Identity.MyID.Timeout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,11 +32,11 @@ type Queue struct {
 
 type queued struct{ phone, text string }
 
-// QueueOptions size a Queue; zero values get the defaults.
+// QueueOptions size a Queue; a zero Size or Workers gets the default.
 type QueueOptions struct {
 	Size    int           // texts waiting at most; default 256
 	Workers int           // texts sent at once; default 4
-	Timeout time.Duration // the longest one send may take; default 30s
+	Timeout time.Duration // the longest one send may take; required
 }
 
 // NewQueue returns a stopped queue over sender.
@@ -48,7 +48,7 @@ func NewQueue(sender signflow.SMSSender, log zerolog.Logger, opt QueueOptions) *
 		opt.Workers = 4
 	}
 	if opt.Timeout <= 0 {
-		opt.Timeout = 30 * time.Second
+		panic("sms: NewQueue needs a positive Timeout (from sms.http.timeout)")
 	}
 	q := &Queue{sender: sender, log: log, workers: opt.Workers, timeout: opt.Timeout, texts: make(chan queued, opt.Size)}
 	q.ctx, q.cancel = context.WithCancel(context.Background())

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"contracts/signflow/sms"
 
@@ -50,7 +51,7 @@ func (l *logBuf) String() string              { l.mu.Lock(); defer l.mu.Unlock()
 func TestQueueNeverBlocksAndShutsDown(t *testing.T) {
 	sender := &stuck{started: make(chan string, 8), release: make(chan struct{})}
 	log := &logBuf{}
-	q := sms.NewQueue(sender, zerolog.New(log), sms.QueueOptions{Size: 1, Workers: 1})
+	q := sms.NewQueue(sender, zerolog.New(log), sms.QueueOptions{Size: 1, Workers: 1, Timeout: 30 * time.Second})
 	q.Start()
 	q.Enqueue("998901234567", "code 12345")
 	if got := <-sender.started; got != "998901234567" {

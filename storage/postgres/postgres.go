@@ -79,12 +79,9 @@ type Options struct {
 	MaxConns int32 // default pgxpool's: 4 or the number of CPUs, whichever is more
 	// Timeout bounds each transaction and each statement outside one, from
 	// the wait for a connection to the commit, so that a stuck database
-	// fails a request instead of holding it; default DefaultTimeout.
+	// fails a request instead of holding it; required (data.postgres.timeout).
 	Timeout time.Duration
 }
-
-// DefaultTimeout is Options.Timeout when none is given.
-const DefaultTimeout = 15 * time.Second
 
 // timeout bounds one transaction or statement.
 func (s *Store) timeout(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -94,6 +91,9 @@ func (s *Store) timeout(ctx context.Context) (context.Context, context.CancelFun
 // Open connects to the database at url (a libpq URL or key=value string),
 // creates or migrates its schema, and returns the store.
 func Open(ctx context.Context, url string, opt Options) (*Store, error) {
+	if opt.Timeout <= 0 {
+		return nil, fmt.Errorf("postgres: Options.Timeout must be positive (data.postgres.timeout)")
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres url: %w", err)
@@ -104,9 +104,6 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if opt.Timeout <= 0 {
-		opt.Timeout = DefaultTimeout
 	}
 	s := &Store{pool: pool, opt: opt}
 	if err := s.migrate(ctx); err != nil {

@@ -18,7 +18,7 @@ func TestProcessesStartingTogetherMigrateOnce(t *testing.T) {
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Go(func() {
-			s, err := postgres.Open(context.Background(), url, postgres.Options{})
+			s, err := postgres.Open(context.Background(), url, pgtest.Options())
 			if err == nil {
 				s.Close()
 			}
@@ -44,7 +44,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if _, err := postgres.Pool(s).Exec(context.Background(), "UPDATE schema_version SET version = version + 1"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := postgres.Open(context.Background(), url, postgres.Options{})
+	_, err := postgres.Open(context.Background(), url, pgtest.Options())
 	if err == nil || !strings.Contains(err.Error(), "newer than this build") || !strings.Contains(err.Error(), "upgrade contracts") {
 		t.Fatalf("opening a newer schema: %v", err)
 	}
@@ -53,11 +53,15 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 // A URL that reaches no database fails at open, naming the problem.
 func TestOpenFailsOnABadURL(t *testing.T) {
 	pgtest.ClusterURL(t) // runs with the other PostgreSQL tests
-	_, err := postgres.Open(context.Background(), "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2", postgres.Options{})
+	_, err := postgres.Open(context.Background(), "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2", pgtest.Options())
 	if err == nil || !strings.Contains(err.Error(), "postgres") {
 		t.Fatalf("open with a closed port: %v", err)
 	}
-	if _, err := postgres.Open(context.Background(), "::not a url::", postgres.Options{}); err == nil {
+	if _, err := postgres.Open(context.Background(), "::not a url::", pgtest.Options()); err == nil {
 		t.Fatal("a malformed URL opened")
+	}
+	// The time-out is the configuration's (data.postgres.timeout); none is refused.
+	if _, err := postgres.Open(context.Background(), pgtest.ClusterURL(t), postgres.Options{}); err == nil || !strings.Contains(err.Error(), "data.postgres.timeout") {
+		t.Fatalf("open without a time-out: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/fixture"
 	"contracts/signflow"
 )
 
@@ -20,7 +21,7 @@ func BenchListContracts(b *testing.B, store signflow.Store) {
 	start := time.Now()
 	w := NewWorld(b, store, 100_000, 5_000, 20_000)
 	b.Logf("built %d contracts in %s", len(w.Contracts), time.Since(start).Round(time.Millisecond))
-	svc := signflow.NewService(w.Store, signflow.Options{})
+	svc := signflow.NewService(w.Store, fixture.Configured(signflow.Options{}))
 	key := &signflow.Access{Interface: signflow.KeyInterface, OwnerIN: BenchOwner, AllTemplates: true,
 		Scopes: []string{signflow.ScopeContractsRead}}
 	limited := *key

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"contracts/internal/config"
 	"contracts/storage/postgres"
 
 	"github.com/jackc/pgx/v5"
@@ -79,11 +80,17 @@ func Open(tb testing.TB) *postgres.Store {
 	return OpenURL(tb, NewDatabase(tb))
 }
 
+// Options are a store's options of the built-in configuration
+// (data.postgres.*), the pool's size left to pgx.
+func Options() postgres.Options {
+	return postgres.Options{Timeout: config.Default().Data.Postgres.Timeout}
+}
+
 // OpenURL opens a store on the database at url, as one more process
 // would; it is closed when the test ends.
 func OpenURL(tb testing.TB, url string) *postgres.Store {
 	tb.Helper()
-	s, err := postgres.Open(context.Background(), url, postgres.Options{})
+	s, err := postgres.Open(context.Background(), url, Options())
 	if err != nil {
 		tb.Fatal(err)
 	}
