@@ -85,6 +85,14 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 			t.b.OnCommit(func() { t.db.claims.release(id, key) })
 		}
 	}
+	pending := d.Status == signflow.DeliveryPending
+	if was := old != nil && old.Status == signflow.DeliveryPending; was != pending && t.db != nil {
+		delta := int64(1)
+		if was {
+			delta = -1
+		}
+		t.b.OnCommit(func() { t.db.queued.Add(delta) })
+	}
 	if old == nil {
 		// The body is written once: a send or a redelivery rewrites the
 		// row's state only.
@@ -96,7 +104,6 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 		t.stored = map[string]storedDelivery{}
 	}
 	t.stored[d.ID] = storedDelivery{d.Status, d.Seq, d.NextAt, d.Target, d.ContractID}
-	pending := d.Status == signflow.DeliveryPending
 	if err := t.indexPending(d, pending); err != nil {
 		return err
 	}
