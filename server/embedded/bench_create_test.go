@@ -65,6 +65,7 @@ func BenchmarkCreateContractWebhook(b *testing.B) {
 	b.ReportMetric(float64(diff.TxStats.GetWrite())/float64(b.N), "pages/op")
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(writeTxID(b, e)-txs)/float64(b.N), "writes/op")
+	b.ReportMetric(float64(diff.TxN)/float64(b.N), "views/op")
 }
 
 // writeTxID is the id of the last committed write transaction: the
