@@ -219,7 +219,7 @@ func (p *Pool) claim(now time.Time, room int) (time.Time, int) {
 		return now.Add(retryDelays[0]), 0
 	}
 	for _, d := range b.Rows {
-		p.held.add(d.Target, 1)
+		p.held.add(d.Target)
 		p.jobs <- d // never blocks: the rows fit in the room left
 	}
 	p.metrics.depth.Set(float64(b.Pending))
@@ -238,12 +238,24 @@ type heldRows struct {
 	n  map[string]int
 }
 
-func (h *heldRows) add(target string, d int) {
+func (h *heldRows) add(target string) {
 	h.mu.Lock()
-	if h.n[target] += d; h.n[target] <= 0 {
-		delete(h.n, target)
-	}
+	h.n[target]++
 	h.mu.Unlock()
+}
+
+// attempted takes a row off its target and reports whether the target
+// held bound rows before: only then may a claim now give out more.
+func (h *heldRows) attempted(target string, bound int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.n[target]
+	if n <= 1 {
+		delete(h.n, target)
+	} else {
+		h.n[target] = n - 1
+	}
+	return bound > 0 && n >= bound
 }
 
 // snapshot is a copy for one claim: a count it overstates (an attempt

@@ -87,8 +87,9 @@ func (p *Pool) work() {
 		at, start := p.opt.Clock.Now(), time.Now()
 		code, err := p.send(d, at)
 		took := time.Since(start)
-		p.held.add(d.Target, -1)
-		signal(p.wake)
+		if p.held.attempted(d.Target, p.opt.PerTarget) {
+			signal(p.wake)
+		}
 		if p.ctx.Err() != nil {
 			continue // aborted by Shutdown: not an answer of the receiver
 		}
