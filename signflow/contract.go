@@ -1,11 +1,9 @@
 package signflow
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"time"
 )
 
@@ -199,37 +197,6 @@ func documentTerms(c *Contract) []byte {
 func DocumentHash(c *Contract) string {
 	sum := sha256.Sum256(documentTerms(c))
 	return hex.EncodeToString(sum[:])
-}
-
-// termsBeforeNumber is the canonical form of a contract's terms made
-// before its number is known, around the place of the number: a create
-// encodes the terms before its write transaction, which gives the number
-// and only hashes.
-type termsBeforeNumber struct{ head, tail []byte }
-
-const numberField = `"Number":"`
-
-func prepareHash(c *Contract) termsBeforeNumber {
-	saved := c.Number
-	c.Number = ""
-	b := documentTerms(c)
-	c.Number = saved
-	i := bytes.Index(b, []byte(numberField+`"`)) + len(numberField)
-	return termsBeforeNumber{b[:i], b[i:]}
-}
-
-// hash is DocumentHash(c) for c, the contract prepared, now numbered.
-func (t termsBeforeNumber) hash(c *Contract) string {
-	for _, r := range c.Number {
-		if (r < '0' || r > '9') && r != '-' {
-			return DocumentHash(c) // a number JSON might escape
-		}
-	}
-	h := sha256.New()
-	h.Write(t.head)
-	io.WriteString(h, c.Number)
-	h.Write(t.tail)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 func timeText(t *time.Time) string {

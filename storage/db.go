@@ -58,6 +58,8 @@ type DB struct {
 	stable stableWrites
 	// claims are the outbox rows handed out to senders (outbox.go).
 	claims claims
+	// queued counts the keys of delivery_queue as committed (outbox.go).
+	queued atomic.Int64
 	// lastWrite is the id of the latest write transaction known to have
 	// committed through this DB (memo.go).
 	lastWrite atomic.Uint64
@@ -92,6 +94,10 @@ func Open(path string, opt Options) (*DB, error) {
 			b.Close()
 			return nil, err
 		}
+	}
+	if err := db.countQueued(); err != nil {
+		b.Close()
+		return nil, err
 	}
 	return db, nil
 }

@@ -29,7 +29,7 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 	if fn := t.db.deliveryAdded.Load(); fn != nil {
 		t.b.OnCommit(*fn)
 	}
-	return t.PutDelivery(d)
+	return t.putDelivery(d, nil) // a new row: nothing stored to look up
 }
 
 func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
@@ -76,6 +76,11 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 	if err != nil {
 		return err
 	}
+	return t.putDelivery(d, old)
+}
+
+// putDelivery writes the row over old, the row as stored (nil: none).
+func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 	if old != nil && old.Status == signflow.DeliveryPending {
 		if err := t.indexPending(old, false); err != nil {
 			return err
@@ -84,6 +89,14 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 			id, key := d.ID, dueKey(old)
 			t.b.OnCommit(func() { t.db.claims.release(id, key) })
 		}
+	}
+	pending := d.Status == signflow.DeliveryPending
+	if was := old != nil && old.Status == signflow.DeliveryPending; was != pending && t.db != nil {
+		delta := int64(1)
+		if was {
+			delta = -1
+		}
+		t.b.OnCommit(func() { t.db.queued.Add(delta) })
 	}
 	if old == nil {
 		// The body is written once: a send or a redelivery rewrites the
@@ -96,10 +109,10 @@ func (t *tx) PutDelivery(d *signflow.Delivery) error {
 		t.stored = map[string]storedDelivery{}
 	}
 	t.stored[d.ID] = storedDelivery{d.Status, d.Seq, d.NextAt, d.Target, d.ContractID}
-	pending := d.Status == signflow.DeliveryPending
 	if err := t.indexPending(d, pending); err != nil {
 		return err
 	}
+	var err error
 	q := t.bucket(bucketDeliveryQueue)
 	if pending {
 		err = q.Put(seq8(d.Seq), []byte(d.ID))

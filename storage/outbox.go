@@ -90,43 +90,56 @@ func (db *DB) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBatch
 		lanes := t.bucket(bucketDeliveryLanes).Cursor()
 		cur := t.bucket(bucketDeliveryDue).Cursor()
 		k, v := cur.First()
+		// The cheap checks come first: a backlog of a target with no room
+		// is walked on every claim.
 		for ; k != nil && binary.BigEndian.Uint64(k[:8]) <= now && len(out.Rows) < c.Limit; k, v = cur.Next() {
+			target := v[:bytes.IndexByte(v, 0)]
+			if room := c.TargetRoom(string(target)); room >= 0 && given[string(target)] >= room {
+				continue
+			}
 			i := bytes.LastIndexByte(v, 0)
-			id := string(v[i+1:])
-			if h, held := db.claims.rows[id]; held && h.key == string(k) && h.until.After(c.Now) {
+			if h, held := db.claims.rows[string(v[i+1:])]; held && h.key == string(k) && h.until.After(c.Now) {
 				continue
 			}
 			// The lane's first key must be this row's.
 			if first, _ := lanes.Seek(v[:i+1]); !bytes.Equal(first, append(v[:i+1:i+1], k[8:]...)) {
 				continue
 			}
-			target := string(v[:bytes.IndexByte(v, 0)])
-			if room := c.TargetRoom(target); room >= 0 && given[target] >= room {
-				continue
-			}
+			id := string(v[i+1:])
 			d, err := t.Delivery(id)
 			if err != nil {
 				return err
 			}
-			given[target]++
+			given[string(target)]++
 			db.claims.rows[id] = heldRow{by: c.Claimer, until: c.Now.Add(c.Lease), key: string(k)}
 			out.Rows = append(out.Rows, d)
 		}
 		if k, _ := cur.Seek(seq8(now + 1)); k != nil {
 			out.NextAt = time.Unix(0, int64(binary.BigEndian.Uint64(k[:8])))
 		}
-		q := t.bucket(bucketDeliveryQueue).Cursor()
-		for k, _ := q.First(); k != nil && out.Pending < signflow.PendingCap; k, _ = q.Next() {
-			out.Pending++
-		}
 		return nil
 	})
+	out.Pending = int(min(db.queued.Load(), signflow.PendingCap))
 	for _, h := range db.claims.rows {
 		if h.until.After(c.Now) && (out.NextAt.IsZero() || h.until.Before(out.NextAt)) {
 			out.NextAt = h.until
 		}
 	}
 	return out, err
+}
+
+// countQueued sets queued from the file, once at open; from then on each
+// committed write of a row moves it (PutDelivery), so that a claim reports
+// the outbox's depth without walking the queue.
+func (db *DB) countQueued() error {
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		var n int64
+		if b := btx.Bucket(bucketDeliveryQueue); b != nil {
+			n = int64(b.Stats().KeyN)
+		}
+		db.queued.Store(n)
+		return nil
+	})
 }
 
 // ReleaseDeliveries forgets the claimer's claims.

@@ -17,18 +17,10 @@ func (p *Pool) write() {
 		batch := p.drain(r)
 		p.save(batch)
 		select {
-		case p.done <- targets(batch):
+		case p.done <- len(batch):
 		case <-p.stop:
 		}
 	}
-}
-
-func targets(batch []result) []string {
-	out := make([]string, len(batch))
-	for i, r := range batch {
-		out[i] = r.d.Target
-	}
-	return out
 }
 
 // drain collects the results waiting behind first, up to writeBatch.

@@ -3,11 +3,15 @@ package webhooks_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"contracts/signflow"
 	"contracts/webhooks"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // The review's fourth finding: 40 contracts of an app whose receiver hangs
@@ -49,4 +53,28 @@ func TestHangingReceiverDelaysOnlyItsOwnDeliveries(t *testing.T) {
 			t.Fatalf("%d attempts hang on one target, want 4", n)
 		}
 	})
+}
+
+// The bound is on attempts in flight: once an attempt ends, the target's
+// next row is sent while the log write of the one before still waits (here
+// behind a write transaction held open), instead of after its commit.
+func TestTargetsNextRowDoesNotWaitForTheLogWrite(t *testing.T) {
+	h := newHarness(t)
+	rcv := newReceiver(t, answer(204))
+	app := h.app(rcv.URL)
+	var rows []string
+	for range 3 {
+		rows = append(rows, h.only(h.contract(app).ID).ID) // three contracts: three lanes of one target
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	go h.DB.Bolt().Update(func(*bolt.Tx) error { close(held); <-release; return nil })
+	<-held
+	h.start(webhooks.Options{Workers: 4, PerTarget: 1})
+	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before the pool's shutdown
+	waitFor(t, "the three rows sent one at a time while no log write commits", func() bool { return len(rcv.got()) == 3 })
+	once.Do(func() { close(release) })
+	for _, id := range rows {
+		h.waitStatus(id, signflow.DeliveryDelivered)
+	}
 }

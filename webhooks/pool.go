@@ -53,10 +53,10 @@ type Options struct {
 	Lease time.Duration
 	Clock Clock // RealClock() unless a test moves time
 	Log   zerolog.Logger
-	// PerTarget bounds the rows of one target claimed and not yet settled,
-	// so the attempts of one target in flight: a receiver that hangs
-	// delays only its own deliveries (webhooks.perTargetConcurrency); -1:
-	// no bound.
+	// PerTarget bounds the attempts of one target in flight (rows handed
+	// to the workers and not yet attempted): a receiver that hangs delays
+	// only its own deliveries (webhooks.perTargetConcurrency); -1: no
+	// bound.
 	PerTarget int
 }
 
@@ -76,7 +76,8 @@ type Pool struct {
 	wake     chan struct{}
 	jobs     chan *signflow.Delivery // its capacity bounds the rows claimed and not yet written back
 	results  chan result
-	done     chan []string // the targets of the claimed rows a write settled
+	done     chan int // how many claimed rows a write settled
+	held     heldRows // rows handed to the workers and not yet attempted, by target
 	stop     chan struct{}
 	stopOnce sync.Once
 	ctx      context.Context // aborts attempts in flight when Shutdown runs out of time
@@ -109,7 +110,7 @@ func New(store Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Opt
 	}
 	p := &Pool{store: store, sealer: sealer, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
 		metrics: m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
-		results: make(chan result, opt.Workers), done: make(chan []string, 1), stop: make(chan struct{})}
+		results: make(chan result, opt.Workers), done: make(chan int, 1), held: heldRows{n: map[string]int{}}, stop: make(chan struct{})}
 	p.ctx, p.abort = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -164,14 +165,13 @@ func signal(c chan struct{}) {
 }
 
 // dispatch claims due rows for the workers whenever there is room and
-// something may have changed: new rows, written results, the time of the
-// next due row, or the poll.
+// something may have changed: new rows, attempts finished, written
+// results, the time of the next due row, or the poll.
 func (p *Pool) dispatch() {
 	defer close(p.jobs)
 	clock := p.opt.Clock
-	busy := 0
-	held := map[string]int{} // claimed rows not yet settled, by target
-	var nextAt time.Time     // when the soonest unclaimed row falls due; zero when none waits
+	busy := 0            // claimed rows not yet written back
+	var nextAt time.Time // when the soonest unclaimed row falls due; zero when none waits
 	pollAt := clock.Now().Add(pollEvery)
 	for {
 		now := clock.Now()
@@ -179,7 +179,7 @@ func (p *Pool) dispatch() {
 			pollAt = now.Add(pollEvery)
 		}
 		if busy < cap(p.jobs) {
-			next, n := p.claim(now, cap(p.jobs)-busy, held)
+			next, n := p.claim(now, cap(p.jobs)-busy)
 			busy += n
 			nextAt = next
 		}
@@ -194,30 +194,25 @@ func (p *Pool) dispatch() {
 			return
 		case <-p.wake:
 		case settled := <-p.done:
-			busy -= len(settled)
-			for _, target := range settled {
-				if held[target]--; held[target] <= 0 {
-					delete(held, target)
-				}
-			}
+			busy -= settled
 		case <-timer.C():
 		}
 		timer.Stop()
 	}
 }
 
-// claim hands up to room due rows to the workers, at most PerTarget held
-// of one target, and returns when the next row falls due and how many it
-// handed out.
-func (p *Pool) claim(now time.Time, room int, held map[string]int) (time.Time, int) {
+// claim hands up to room due rows to the workers, at most PerTarget in
+// flight of one target, and returns when the next row falls due and how
+// many it handed out.
+func (p *Pool) claim(now time.Time, room int) (time.Time, int) {
 	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: room,
-		PerTarget: max(p.opt.PerTarget, 0), Held: held})
+		PerTarget: max(p.opt.PerTarget, 0), Held: p.held.snapshot()})
 	if err != nil {
 		p.opt.Log.Error().Err(err).Msg("webhooks: claim from the outbox")
 		return now.Add(retryDelays[0]), 0
 	}
 	for _, d := range b.Rows {
-		held[d.Target]++
+		p.held.add(d.Target)
 		p.jobs <- d // never blocks: the rows fit in the room left
 	}
 	p.metrics.depth.Set(float64(b.Pending))
@@ -225,4 +220,45 @@ func (p *Pool) claim(now time.Time, room int, held map[string]int) (time.Time, i
 		return now, room // more may be due: claim again once there is room
 	}
 	return b.NextAt, len(b.Rows)
+}
+
+// heldRows counts, by target, the rows handed to the workers and not yet
+// attempted. A worker takes its row off as soon as the attempt ends, while
+// the result waits for the log write: the bound is on attempts in flight,
+// and a target's next rows need not wait for a commit.
+type heldRows struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (h *heldRows) add(target string) {
+	h.mu.Lock()
+	h.n[target]++
+	h.mu.Unlock()
+}
+
+// attempted takes a row off its target and reports whether the target
+// held bound rows before: only then may a claim now give out more.
+func (h *heldRows) attempted(target string, bound int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.n[target]
+	if n <= 1 {
+		delete(h.n, target)
+	} else {
+		h.n[target] = n - 1
+	}
+	return bound > 0 && n >= bound
+}
+
+// snapshot is a copy for one claim: a count it overstates (an attempt
+// ended meanwhile) only delays rows until the wake-up that follows.
+func (h *heldRows) snapshot() map[string]int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make(map[string]int, len(h.n))
+	for k, v := range h.n {
+		out[k] = v
+	}
+	return out
 }

@@ -53,7 +53,7 @@ func BenchmarkCreateContract(b *testing.B) {
 	e := newEnv(b, 0)
 	tok := e.token(e.AppA)
 	body := loadgen.ContractBody(e.Template.ID)
-	before := e.DB.Bolt().Stats()
+	before, cpu, txs := e.DB.Bolt().Stats(), cpuTime(), writeTxID(b, e)
 	b.ReportAllocs()
 	b.SetParallelism(8) // enough writers to fill the batches
 	b.ResetTimer()
@@ -69,6 +69,8 @@ func BenchmarkCreateContract(b *testing.B) {
 	stats := e.DB.Bolt().Stats()
 	diff := stats.Sub(&before)
 	b.ReportMetric(float64(diff.TxStats.GetWrite())/float64(b.N), "pages/op")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(writeTxID(b, e)-txs)/float64(b.N), "writes/op")
 }
 
 // serve runs one request through the interface and fails b unless it is
