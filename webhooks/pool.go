@@ -26,10 +26,6 @@ const (
 	DefaultPerTarget      = 4
 )
 
-// retryDelays are the waits after the first, second and third failed
-// attempt of a round; the fourth failure makes the delivery FAILED.
-var retryDelays = [...]time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second}
-
 const (
 	writeBatch = 512             // attempt results written in one transaction at most
 	pollEvery  = 5 * time.Second // outbox claimed again in case a wake-up was missed (or another process wrote)
