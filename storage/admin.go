@@ -22,9 +22,6 @@ import (
 var (
 	bucketContractAll   = []byte("contract_all")
 	bucketContractStats = []byte("contract_stats")
-	// bucketDeliveryFailed is <seq8> -> delivery id of each FAILED
-	// delivery, in outbox order, as delivery_queue is of the PENDING ones.
-	bucketDeliveryFailed = []byte("delivery_failed")
 )
 
 func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN+" "+c.BuyerIN) }

@@ -16,6 +16,10 @@ import (
 //	delivery_bodies  <id> -> the body as sent (JSON)
 var bucketDeliveryBodies = []byte("delivery_bodies")
 
+// bucketDeliveryFailed is <seq8> -> delivery id of each FAILED
+// delivery, in outbox order, as delivery_queue is of the PENDING ones.
+var bucketDeliveryFailed = []byte("delivery_failed")
+
 // AddDelivery puts a new outbox row in order at the end of the queue.
 func (t *tx) AddDelivery(d *signflow.Delivery) error {
 	seq, err := t.bucket(bucketDeliveries).NextSequence()
