@@ -242,3 +242,22 @@ func splitDeliveryBodies(btx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// fillDeliveryFailed makes delivery_failed from the log (schema 5).
+func fillDeliveryFailed(btx *bolt.Tx) error {
+	failed, err := btx.CreateBucketIfNotExists(bucketDeliveryFailed)
+	if err != nil {
+		return err
+	}
+	return btx.Bucket(bucketDeliveries).ForEach(func(_, v []byte) error {
+		var d struct {
+			ID     string `json:"id"`
+			Seq    uint64 `json:"seq"`
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal(v, &d); err != nil || d.Status != signflow.DeliveryFailed {
+			return err
+		}
+		return failed.Put(seq8(d.Seq), []byte(d.ID))
+	})
+}
