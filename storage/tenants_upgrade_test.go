@@ -13,7 +13,7 @@ import (
 	"contracts/internal/fixture"
 	"contracts/server/i18n"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 
 	bolt "go.etcd.io/bbolt"
@@ -141,7 +141,7 @@ func TestUpgradeSharedClientsToTenants(t *testing.T) {
 	}
 	assertIndexesConsistent(t, db)
 
-	box, err := seal.New([]byte(m.MasterKey))
+	box, err := secretbox.New([]byte(m.MasterKey))
 	if err != nil {
 		t.Fatal(err)
 	}

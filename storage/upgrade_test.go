@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 
 	bolt "go.etcd.io/bbolt"
@@ -86,7 +86,7 @@ func TestUpgradeFromSchemaV1(t *testing.T) {
 		t.Logf("schema 1 -> %d; the old file kept as %s", storage.CurrentSchema(), filepath.Base(bak))
 	}
 
-	box, err := seal.New([]byte(m.MasterKey))
+	box, err := secretbox.New([]byte(m.MasterKey))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ import (
 	"contracts/server/pdf/pades"
 	"contracts/server/tlscert"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/signflow/sms"
 	"contracts/webhooks"
 
@@ -110,7 +110,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		return nil, err
 	}
 	a.logAdminToken()
-	box, err := seal.New([]byte(masterKey))
+	box, err := secretbox.New([]byte(masterKey))
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"contracts/server/pdf/pades"
 	"contracts/server/tlscert"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 	"contracts/storage/postgres"
 
@@ -46,7 +46,7 @@ type data struct {
 }
 
 // openData opens the configured database.
-func openData(cfg *config.Config, box *seal.Box) (*data, error) {
+func openData(cfg *config.Config, box *secretbox.Box) (*data, error) {
 	if !cfg.Data.IsPostgres() {
 		db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Data.BatchDelay})
 		if err != nil {

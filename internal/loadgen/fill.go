@@ -11,7 +11,7 @@ import (
 	"contracts/assets"
 	"contracts/server/wire"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 )
 
@@ -37,7 +37,7 @@ func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, 
 	if masterKey == "" {
 		masterKey = signflow.RandomToken(32)
 	}
-	box, err := seal.New([]byte(masterKey))
+	box, err := secretbox.New([]byte(masterKey))
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"contracts/internal/fixture"
 	"contracts/internal/migrate"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage/postgres/pgtest"
 )
 
@@ -20,7 +20,7 @@ func TestWrongFromKey(t *testing.T) {
 	w := fixture.NewStandard(t)
 	fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Hooked", OwnerIN: fixture.OwnerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true, WebhookURL: "https://shop.example/hook"})
-	wrong, _ := seal.New(bytes.Repeat([]byte("w"), 32))
+	wrong, _ := secretbox.New(bytes.Repeat([]byte("w"), 32))
 	_, err := migrate.Copy(context.Background(), w.DB, pgtest.Open(t), migrate.Options{FromSealer: wrong, ToSealer: w.Box})
 	if err == nil || !strings.Contains(err.Error(), "--from-master-key") {
 		t.Fatalf("copy with the wrong key: %v", err)

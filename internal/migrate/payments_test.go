@@ -8,7 +8,7 @@ import (
 	"contracts/internal/fixture"
 	"contracts/internal/migrate"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage/postgres/pgtest"
 )
 
@@ -47,7 +47,7 @@ func TestCopyPayments(t *testing.T) {
 		t.Fatal(err)
 	}
 	to := pgtest.Open(t)
-	toKey, _ := seal.New(bytes.Repeat([]byte("t"), 32))
+	toKey, _ := secretbox.New(bytes.Repeat([]byte("t"), 32))
 	if _, err := migrate.Copy(context.Background(), w.DB, to, migrate.Options{FromSealer: w.Box, ToSealer: toKey}); err != nil {
 		t.Fatal(err)
 	}

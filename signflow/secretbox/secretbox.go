@@ -1,6 +1,6 @@
-// Package seal encrypts small secrets that must be read back (webhook
+// Package secretbox encrypts small secrets that must be read back (webhook
 // secrets) with AES-256-GCM under the appliance's master key.
-package seal
+package secretbox
 
 import (
 	"crypto/aes"
