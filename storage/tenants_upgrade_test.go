@@ -148,7 +148,7 @@ func TestUpgradeSharedClientsToTenants(t *testing.T) {
 	// The fixture's clock stopped at 09:11; its session lives till 09:32.
 	now := func() time.Time { return time.Date(2026, 11, 20, 9, 12, 0, 0, time.UTC) }
 	texts := &fixture.SMS{}
-	svc := signflow.NewService(db, signflow.Options{Now: now, Secret: []byte(m.TokenSecret), Sealer: box, SMS: texts, Texts: i18n.SMSTexts(nil)})
+	svc := signflow.NewService(db, signflow.Options{Now: now, Secret: []byte(m.TokenSecret), Box: box, SMS: texts, Texts: i18n.SMSTexts(nil)})
 	access := func(id string) *signflow.Access {
 		var a *signflow.Access
 		fixture.Must(t, func() error {

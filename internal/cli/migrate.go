@@ -74,7 +74,7 @@ func migrateCommand(ctx context.Context, args []string, env Env) error {
 	}
 	defer dst.Close()
 	bar := &progressBar{w: env.Stderr, last: -1}
-	counts, err := migrate.Copy(ctx, src, dst, migrate.Options{FromDir: fromDir, FromSealer: fromBox, ToSealer: toBox, Progress: bar.show})
+	counts, err := migrate.Copy(ctx, src, dst, migrate.Options{FromDir: fromDir, FromBox: fromBox, ToBox: toBox, Progress: bar.show})
 	bar.end()
 	if len(counts) > 0 {
 		fmt.Fprintf(env.Stdout, "%-18s %10s %10s\n", "records", "bbolt", "postgres")

@@ -2,35 +2,50 @@ package secretbox
 
 import (
 	"bytes"
+	"encoding/hex"
 	"testing"
 )
 
-func TestSealRoundTripAndTamper(t *testing.T) {
+func TestSecretBoxRoundTripAndTamper(t *testing.T) {
 	b, err := New(bytes.Repeat([]byte("k"), 32))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sealed, err := b.Seal([]byte("whsec_abc"))
+	enc, err := b.Encrypt([]byte("whsec_abc"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(sealed, []byte("whsec_abc")) {
-		t.Fatal("plain text visible in sealed bytes")
+	if bytes.Contains(enc, []byte("whsec_abc")) {
+		t.Fatal("plain text visible in encrypted bytes")
 	}
-	got, err := b.Open(sealed)
+	got, err := b.Decrypt(enc)
 	if err != nil || string(got) != "whsec_abc" {
-		t.Fatalf("Open = %q, %v", got, err)
+		t.Fatalf("Decrypt = %q, %v", got, err)
 	}
-	sealed[len(sealed)-1] ^= 1
-	if _, err := b.Open(sealed); err == nil {
+	enc[len(enc)-1] ^= 1
+	if _, err := b.Decrypt(enc); err == nil {
 		t.Fatal("tampered box opened")
 	}
 	other, _ := New(bytes.Repeat([]byte("x"), 32))
-	sealed[len(sealed)-1] ^= 1
-	if _, err := other.Open(sealed); err == nil {
+	enc[len(enc)-1] ^= 1
+	if _, err := other.Decrypt(enc); err == nil {
 		t.Fatal("opened with another key")
 	}
 	if _, err := New([]byte("short")); err == nil {
 		t.Fatal("short key accepted")
+	}
+}
+
+// A secret encrypted by the package when it was signflow/seal (its Seal,
+// master key 32 × "k") still opens: the stored format is unchanged.
+func TestSecretBoxOpensSecretsStoredBefore(t *testing.T) {
+	old, _ := hex.DecodeString("725f2486133e3f2936251cf740247f3f6935125f7749d65389f5e92574a336e1c8e0c8308e120d258de06871546874454e18")
+	b, err := New(bytes.Repeat([]byte("k"), 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Decrypt(old)
+	if err != nil || string(got) != "whsec_0123456789abcdef" {
+		t.Fatalf("Decrypt = %q, %v", got, err)
 	}
 }
