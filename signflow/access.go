@@ -1,14 +1,12 @@
 package signflow
 
 import (
-	"errors"
+	"slices"
 	"time"
 )
 
 // TimeSource returns the current time; tests inject their own clock.
 type TimeSource func() time.Time
-
-func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
 
 // App is an integrator of the embedded interface.
 type App struct {
@@ -68,7 +66,7 @@ func (k *APIKey) Access() *Access {
 // CanSee reports whether the key reads a contract: its owner takes part and
 // the template is within the key's templates.
 func (k *APIKey) CanSee(c *Contract) bool {
-	return c.HasParty(k.OwnerIN) && (k.AllTemplates || contains(k.TemplateIDs, c.TemplateID))
+	return c.HasParty(k.OwnerIN) && (k.AllTemplates || slices.Contains(k.TemplateIDs, c.TemplateID))
 }
 
 // Interfaces a caller arrives through.
@@ -94,7 +92,7 @@ type Access struct {
 
 // Require returns EFORBIDDEN unless the caller holds the scope.
 func (a *Access) Require(scope string) error {
-	if !contains(a.Scopes, scope) {
+	if !slices.Contains(a.Scopes, scope) {
 		return Errorf(EFORBIDDEN, "The credential lacks the %s scope.", scope)
 	}
 	return nil
@@ -102,7 +100,7 @@ func (a *Access) Require(scope string) error {
 
 // TemplateAllowed reports whether the caller may use the template.
 func (a *Access) TemplateAllowed(id string) bool {
-	return a.AllTemplates || contains(a.TemplateIDs, id)
+	return a.AllTemplates || slices.Contains(a.TemplateIDs, id)
 }
 
 // CanRead returns nil when the caller may read the contract: the owner

@@ -1,6 +1,10 @@
 package signflow
 
-import "github.com/google/uuid"
+import (
+	"slices"
+
+	"github.com/google/uuid"
+)
 
 // ContractView is a contract with what its read responses show beside it.
 // Buyer, Seller and Creator are the parties as the contract's creator's
@@ -116,7 +120,7 @@ func (s *Service) ListContracts(a *Access, q ContractQuery) ([]*ContractView, in
 // a UUID or a page out of bounds.
 func (q *ContractQuery) check() error {
 	for _, st := range q.Statuses {
-		if !contains(ContractStatuses, st) {
+		if !slices.Contains(ContractStatuses, st) {
 			return Errorf(EINVALID, "statuses: unknown status %q", st)
 		}
 	}

@@ -2,6 +2,7 @@ package signflow
 
 import (
 	"crypto/subtle"
+	"slices"
 	"time"
 )
 
@@ -40,7 +41,7 @@ func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 		return Errorf(EINVALID, "scopes: at least one is required")
 	}
 	for _, sc := range in.Scopes {
-		if !contains(allowed, sc) {
+		if !slices.Contains(allowed, sc) {
 			return Errorf(EINVALID, "scopes: unknown scope %q", sc)
 		}
 	}
@@ -58,7 +59,7 @@ func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 		}
 	}
 	for _, ev := range in.WebhookEvents {
-		if !contains(WebhookEvents, ev) {
+		if !slices.Contains(WebhookEvents, ev) {
 			return Errorf(EINVALID, "webhookEvents: unknown event %q", ev)
 		}
 	}
