@@ -1,6 +1,5 @@
 // Package secretbox encrypts small secrets that must be read back (webhook
-// secrets) with AES-256-GCM under the appliance's master key. (The PDF's
-// seal is server/pdf/pades.)
+// secrets) with AES-256-GCM under the appliance's master key.
 package secretbox
 
 import (
