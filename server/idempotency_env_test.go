@@ -290,7 +290,7 @@ func TestIdempotencyKeyConcurrentDuplicates(t *testing.T) {
 }
 
 // TestIdempotencyKeyKeepsNoSecretInClear: a kept answer that carries a
-// session's link is sealed in the store, and replayed whole.
+// session's link is encrypted in the store, and replayed whole.
 func TestIdempotencyKeyKeepsNoSecretInClear(t *testing.T) {
 	w := fixture.NewStandard(t)
 	n := startNode(t, w.World)
@@ -310,7 +310,7 @@ func TestIdempotencyKeyKeepsNoSecretInClear(t *testing.T) {
 	if err != nil || held == nil || !held.Done {
 		t.Fatalf("the kept record: %+v, %v", held, err)
 	}
-	if !held.Sealed || bytes.Contains(held.Body, []byte(token)) {
+	if !held.Encrypted || bytes.Contains(held.Body, []byte(token)) {
 		t.Fatalf("the session's token is kept in clear: %s", held.Body)
 	}
 }

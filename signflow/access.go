@@ -1,14 +1,13 @@
 package signflow
 
 import (
-	"errors"
+	"slices"
 	"time"
 )
 
 // TimeSource returns the current time; tests inject their own clock.
 type TimeSource func() time.Time
 
-func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
 
 // Interfaces a caller arrives through.
 const (
@@ -33,7 +32,7 @@ type Access struct {
 
 // Require returns EFORBIDDEN unless the caller holds the scope.
 func (a *Access) Require(scope string) error {
-	if !contains(a.Scopes, scope) {
+	if !slices.Contains(a.Scopes, scope) {
 		return Errorf(EFORBIDDEN, "The credential lacks the %s scope.", scope)
 	}
 	return nil
@@ -41,7 +40,7 @@ func (a *Access) Require(scope string) error {
 
 // TemplateAllowed reports whether the caller may use the template.
 func (a *Access) TemplateAllowed(id string) bool {
-	return a.AllTemplates || contains(a.TemplateIDs, id)
+	return a.AllTemplates || slices.Contains(a.TemplateIDs, id)
 }
 
 // CanRead returns nil when the caller may read the contract: the owner

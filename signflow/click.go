@@ -127,7 +127,7 @@ func (s *Service) clickMerchant(call *ClickCall, complete bool) (*Merchant, erro
 	} else if err != nil {
 		return nil, err
 	}
-	secret, err := s.opt.Sealer.Open(m.Click.SecretEnc)
+	secret, err := s.opt.Box.Decrypt(m.Click.SecretEnc)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package signflow
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,7 +70,7 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 	if in.Lang == "" {
 		in.Lang = "uz"
 	}
-	if !contains(Languages, in.Lang) {
+	if !slices.Contains(Languages, in.Lang) {
 		return nil, Errorf(EINVALID, "lang: must be uz, ru or en")
 	}
 	// A template version never changes once stored, so the contract is
@@ -168,7 +169,7 @@ func buildContract(t *Template, in *ContractInput, clock time.Time) (*Contract, 
 	if c.Currency == "" {
 		c.Currency = "UZS"
 	}
-	if !contains(Currencies, c.Currency) {
+	if !slices.Contains(Currencies, c.Currency) {
 		return nil, Errorf(EINVALID, "currency: must be one of UZS, USD, RUB")
 	}
 	if !t.CurrencyAllowed(c.Currency) {
@@ -283,7 +284,7 @@ func checkFieldValue(f *Field, v string) error {
 		case "CHECKBOX":
 			ok = p == "true" || p == "false"
 		case "SELECT", "RADIO", "MULTISELECT":
-			ok = len(f.Options) == 0 || contains(f.Options, p)
+			ok = len(f.Options) == 0 || slices.Contains(f.Options, p)
 		default:
 			ok = true
 		}

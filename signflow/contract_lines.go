@@ -3,6 +3,7 @@ package signflow
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -96,7 +97,7 @@ func addProducts(c *Contract, t *Template, products []Product) error {
 		if p.Unit == "" {
 			p.Unit = "DONA"
 		}
-		if !contains(Units, p.Unit) {
+		if !slices.Contains(Units, p.Unit) {
 			return Errorf(EINVALID, "products[%d].unit: must be one of DONA, KG, LITR", i)
 		}
 		if !(p.Quantity > 0 && p.Quantity < 1e9) {

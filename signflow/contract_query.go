@@ -1,6 +1,7 @@
 package signflow
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -23,7 +24,7 @@ func (q *ContractQuery) check() error {
 		return Errorf(EINVALID, "search: at most %d characters", MaxSearch)
 	}
 	for _, st := range q.Statuses {
-		if !contains(ContractStatuses, st) {
+		if !slices.Contains(ContractStatuses, st) {
 			return Errorf(EINVALID, "statuses: unknown status %q", st)
 		}
 	}

@@ -1,6 +1,9 @@
 package signflow
 
-import "github.com/google/uuid"
+import (
+
+	"github.com/google/uuid"
+)
 
 // ContractView is a contract with what its read responses show beside it.
 // Buyer, Seller and Creator are the parties as the contract's creator's

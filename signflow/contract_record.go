@@ -1,5 +1,7 @@
 package signflow
 
+import "slices"
+
 // A contract's version is evidence: its sealed document must read the same
 // however often and whenever it is made. Two things it shows can move
 // without the version: the parties' details (a tenant may edit its claim
@@ -118,7 +120,7 @@ func RecordedTrail(events []*AuditEvent, version int64) []*AuditEvent {
 			break
 		}
 		// Events kept before versions were noted are known by their type.
-		if e.Version > 0 || contains(changeEvents, e.Type) {
+		if e.Version > 0 || slices.Contains(changeEvents, e.Type) {
 			end = i + 1
 		}
 	}

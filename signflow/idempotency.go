@@ -18,11 +18,11 @@ type IdempotentRequest struct {
 	Done   bool              `json:"done,omitempty"`
 	Status int               `json:"status,omitempty"`
 	Header map[string]string `json:"header,omitempty"`
-	// Body is the answer's body; in the store it is sealed (Sealed) when
-	// the service has a Sealer, for an answer may carry a secret (a
-	// session's link).
-	Body   []byte `json:"body,omitempty"`
-	Sealed bool   `json:"sealed,omitempty"`
+	// Body is the answer's body; in the store it is encrypted (Encrypted)
+	// when the service has a Box, for an answer may carry a secret (a
+	// session's link). The stored name stays "sealed".
+	Body      []byte `json:"body,omitempty"`
+	Encrypted bool   `json:"sealed,omitempty"`
 	// ExpiresAt is when the record is forgotten: the end of the answer's
 	// keeping, or of a running request's claim (a process that died while
 	// running it frees the key then).
@@ -79,29 +79,29 @@ func (s *Service) ClaimRequest(ctx context.Context, r *IdempotentRequest) (*Idem
 	now := s.opt.Now()
 	r.Done, r.ExpiresAt = false, now.Add(IdempotencyClaim)
 	held, err := st.ClaimRequest(ctx, r, now)
-	if err != nil || held == nil || !held.Sealed {
+	if err != nil || held == nil || !held.Encrypted {
 		return held, err
 	}
-	if s.opt.Sealer == nil {
-		return nil, Errorf(EINTERNAL, "a kept answer is sealed and the service has no key to open it")
+	if s.opt.Box == nil {
+		return nil, Errorf(EINTERNAL, "a kept answer is encrypted and the service has no key to open it")
 	}
-	if held.Body, err = s.opt.Sealer.Open(held.Body); err != nil {
+	if held.Body, err = s.opt.Box.Decrypt(held.Body); err != nil {
 		return nil, err
 	}
-	held.Sealed = false
+	held.Encrypted = false
 	return held, nil
 }
 
-// FinishRequest keeps r's answer for IdempotencyKeep, its body sealed.
+// FinishRequest keeps r's answer for IdempotencyKeep, its body encrypted.
 func (s *Service) FinishRequest(ctx context.Context, r *IdempotentRequest) error {
 	kept := *r
 	kept.Done, kept.ExpiresAt = true, s.opt.Now().Add(IdempotencyKeep)
-	if s.opt.Sealer != nil {
-		sealed, err := s.opt.Sealer.Seal(r.Body)
+	if s.opt.Box != nil {
+		enc, err := s.opt.Box.Encrypt(r.Body)
 		if err != nil {
 			return err
 		}
-		kept.Body, kept.Sealed = sealed, true
+		kept.Body, kept.Encrypted = enc, true
 	}
 	return s.store.(Requests).FinishRequest(ctx, &kept)
 }

@@ -12,7 +12,7 @@ const (
 )
 
 // Merchant is an owner's accounts with the payment providers, through
-// which the buyers of its sales pay it. Secrets are sealed; the Payme key
+// which the buyers of its sales pay it. Secrets are encrypted; the Payme key
 // is also kept as its SHA-256, by which a request names the merchant.
 type Merchant struct {
 	OwnerIN   string        `json:"ownerIn"`

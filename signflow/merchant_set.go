@@ -56,7 +56,7 @@ func (in *MerchantInput) check() error {
 }
 
 // SetMerchant sets an owner's accounts with the providers, as the
-// administrator does. Secrets are sealed; a Payme key or a Click service
+// administrator does. Secrets are encrypted; a Payme key or a Click service
 // that another owner holds is refused.
 func (s *Service) SetMerchant(ownerIN string, in *MerchantInput) (*Merchant, error) {
 	if err := in.check(); err != nil {
@@ -65,14 +65,14 @@ func (s *Service) SetMerchant(ownerIN string, in *MerchantInput) (*Merchant, err
 	var payme *PaymeAccount
 	var click *ClickAccount
 	if p := in.Payme; p != nil {
-		enc, err := s.opt.Sealer.Seal([]byte(p.Key))
+		enc, err := s.opt.Box.Encrypt([]byte(p.Key))
 		if err != nil {
 			return nil, err
 		}
 		payme = &PaymeAccount{MerchantID: p.MerchantID, KeyHash: PaymeKeyHash(p.Key), KeyEnc: enc}
 	}
 	if c := in.Click; c != nil {
-		enc, err := s.opt.Sealer.Seal([]byte(c.SecretKey))
+		enc, err := s.opt.Box.Encrypt([]byte(c.SecretKey))
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package signflow
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -29,7 +30,7 @@ func (s *Service) recordWhy(tx Tx, c *Contract, events []string, actor Actor, me
 		if err != nil {
 			return err
 		}
-		if !contains(WebhookEvents, ev) {
+		if !slices.Contains(WebhookEvents, ev) {
 			continue
 		}
 		if targets == nil {
@@ -39,7 +40,7 @@ func (s *Service) recordWhy(tx Tx, c *Contract, events []string, actor Actor, me
 			}
 		}
 		for _, t := range targets {
-			if len(t.events) > 0 && !contains(t.events, ev) {
+			if len(t.events) > 0 && !slices.Contains(t.events, ev) {
 				continue
 			}
 			b := webhookBody(c, ev, actor.IN, now, t.embedded)

@@ -54,7 +54,7 @@ func PaymeErr(code int, data string) *PaymeError {
 }
 
 // PaymeMerchant finds the owner whose Payme key it is: by the key's hash,
-// then the sealed key compared in constant time. nil when none.
+// then the encrypted key compared in constant time. nil when none.
 func (s *Service) PaymeMerchant(key string) (*Merchant, error) {
 	if key == "" {
 		return nil, nil
@@ -66,7 +66,7 @@ func (s *Service) PaymeMerchant(key string) (*Merchant, error) {
 	} else if err != nil || m.Payme == nil {
 		return nil, err
 	}
-	plain, err := s.opt.Sealer.Open(m.Payme.KeyEnc)
+	plain, err := s.opt.Box.Decrypt(m.Payme.KeyEnc)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package signflow
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -141,7 +142,7 @@ func (in *PaymentInput) check(now time.Time) error {
 		return Errorf(EINVALID, "amount: must be above 0")
 	case in.Amount > MaxMoney:
 		return Errorf(EINVALID, "amount: must not exceed %d", MaxMoney)
-	case !contains(RecordedMethods, in.Method):
+	case !slices.Contains(RecordedMethods, in.Method):
 		return Errorf(EINVALID, "method: must be one of CASH, BANK, CARD")
 	case in.PaidAt.IsZero():
 		return Errorf(EINVALID, "paidAt: is required")

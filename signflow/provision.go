@@ -2,6 +2,7 @@ package signflow
 
 import (
 	"crypto/subtle"
+	"slices"
 	"time"
 )
 
@@ -40,7 +41,7 @@ func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 		return Errorf(EINVALID, "scopes: at least one is required").Keyed(KeyNoScopes)
 	}
 	for _, sc := range in.Scopes {
-		if !contains(allowed, sc) {
+		if !slices.Contains(allowed, sc) {
 			return Errorf(EINVALID, "scopes: unknown scope %q", sc)
 		}
 	}
@@ -58,7 +59,7 @@ func (in *CredentialInput) validate(tx Tx, allowed []string) error {
 		}
 	}
 	for _, ev := range in.WebhookEvents {
-		if !contains(WebhookEvents, ev) {
+		if !slices.Contains(WebhookEvents, ev) {
 			return Errorf(EINVALID, "webhookEvents: unknown event %q", ev)
 		}
 	}
@@ -78,7 +79,7 @@ func (s *Service) CreateApp(in *CredentialInput) (*NewCredential, error) {
 	app := &App{ID: out.ID, Name: in.Name, OwnerIN: in.OwnerIN, SecretHash: HashSecret(out.Secret), SecretGen: 1,
 		Scopes: in.Scopes, AllTemplates: in.AllTemplates, TemplateIDs: in.TemplateIDs, WebhookURL: in.WebhookURL,
 		WebhookEvents: in.WebhookEvents, ExpiresAt: in.ExpiresAt, CreatedAt: UTC(s.opt.Now())}
-	if err := s.sealWebhook(out, &app.WebhookSecretEnc); err != nil {
+	if err := s.encryptWebhook(out, &app.WebhookSecretEnc); err != nil {
 		return nil, err
 	}
 	return out, s.updateApp(app.ID, func(tx Tx) error {
@@ -98,7 +99,7 @@ func (s *Service) CreateKey(in *CredentialInput) (*NewCredential, error) {
 	key := &APIKey{ID: out.ID, Name: in.Name, OwnerIN: in.OwnerIN, Hash: HashSecret(out.Secret), Scopes: in.Scopes,
 		AllTemplates: in.AllTemplates, TemplateIDs: in.TemplateIDs, WebhookURL: in.WebhookURL, ExpiresAt: in.ExpiresAt,
 		CreatedAt: UTC(s.opt.Now())}
-	if err := s.sealWebhook(out, &key.WebhookSecretEnc); err != nil {
+	if err := s.encryptWebhook(out, &key.WebhookSecretEnc); err != nil {
 		return nil, err
 	}
 	return out, s.store.Update(func(tx Tx) error {
@@ -109,9 +110,9 @@ func (s *Service) CreateKey(in *CredentialInput) (*NewCredential, error) {
 	})
 }
 
-func (s *Service) sealWebhook(out *NewCredential, dst *[]byte) error {
+func (s *Service) encryptWebhook(out *NewCredential, dst *[]byte) error {
 	out.WebhookSecret = "whsec_" + RandomToken(32)
-	enc, err := s.opt.Sealer.Seal([]byte(out.WebhookSecret))
+	enc, err := s.opt.Box.Encrypt([]byte(out.WebhookSecret))
 	*dst = enc
 	return err
 }

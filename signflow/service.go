@@ -16,17 +16,17 @@ type SMSSender interface {
 	Send(ctx context.Context, phone, text string) error
 }
 
-// Sealer encrypts secrets that must be read back, such as webhook secrets.
-type Sealer interface {
-	Seal(plain []byte) ([]byte, error)
-	Open(sealed []byte) ([]byte, error)
+// SecretBox encrypts secrets that must be read back, such as webhook secrets.
+type SecretBox interface {
+	Encrypt(plain []byte) ([]byte, error)
+	Decrypt(enc []byte) ([]byte, error)
 }
 
 // Options configure a Service.
 type Options struct {
 	Now    TimeSource
 	Secret []byte // keys the HMACs of tokens and SMS codes
-	Sealer Sealer
+	Box    SecretBox
 	SMS    SMSSender
 	// Texts are the SMS texts by kind and language; nil means DefaultSMSTexts.
 	Texts SMSTexts

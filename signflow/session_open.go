@@ -2,6 +2,7 @@ package signflow
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -29,7 +30,7 @@ func (r *SessionRequest) validate() error {
 	if r.Lang == "" {
 		r.Lang = "uz"
 	}
-	if !contains(Languages, r.Lang) {
+	if !slices.Contains(Languages, r.Lang) {
 		return Errorf(EINVALID, "lang: must be uz, ru or en")
 	}
 	if r.ParentOrigin != "" {

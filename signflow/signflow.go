@@ -45,12 +45,3 @@ func RandomToken(n int) string {
 
 // UTC truncates t to whole seconds in UTC, the precision of the wire format.
 func UTC(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}

@@ -1,6 +1,9 @@
 package signflow
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Verification methods a template may name.
 const (
@@ -94,7 +97,7 @@ type Field struct {
 
 // CurrencyAllowed reports whether the template accepts cur.
 func (t *Template) CurrencyAllowed(cur string) bool {
-	return t.EnabledCurrencies == nil || contains(t.EnabledCurrencies, cur)
+	return t.EnabledCurrencies == nil || slices.Contains(t.EnabledCurrencies, cur)
 }
 
 // Field returns the live field with the id, or nil.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -122,12 +123,12 @@ func (d *TemplateDefinition) Validate() error {
 		{"legalVerificationType", d.LegalVerificationType, []string{MethodEIMZO}},
 	}
 	for _, c := range checks {
-		if c.val != "" && !contains(c.allowed, c.val) {
+		if c.val != "" && !slices.Contains(c.allowed, c.val) {
 			return d.refuse(c.key, "%q is not one of %s", c.val, strings.Join(c.allowed, ", "))
 		}
 	}
 	for i, cur := range d.EnabledCurrencies {
-		if !contains(Currencies, cur) {
+		if !slices.Contains(Currencies, cur) {
 			return d.refuse(fmt.Sprintf("enabledCurrencies[%d]", i), "unknown currency %q", cur)
 		}
 	}
@@ -147,10 +148,10 @@ func (d *TemplateDefinition) Validate() error {
 			return d.refuse(where+".keyName", "duplicate keyName %q", f.KeyName)
 		}
 		seen[f.KeyName] = true
-		if !contains(FieldTypes, f.Type) {
+		if !slices.Contains(FieldTypes, f.Type) {
 			return d.refuse(where+".type", "unknown field type %q", f.Type)
 		}
-		if f.Position != "" && !contains(FieldPositions, f.Position) {
+		if f.Position != "" && !slices.Contains(FieldPositions, f.Position) {
 			return d.refuse(where+".position", "%q is not one of %s", f.Position, strings.Join(FieldPositions, ", "))
 		}
 		if !f.Name.complete() {
@@ -221,13 +222,13 @@ func DescribeJSONError(err error) string {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
-	case asErr(err, &te):
+	case errors.As(err, &te):
 		field := te.Field
 		if field == "" {
 			field = "body"
 		}
 		return fmt.Sprintf("%s: must be %s, not %s", field, jsonKind(te.Type.Kind().String()), te.Value)
-	case asErr(err, &se):
+	case errors.As(err, &se):
 		return fmt.Sprintf("invalid JSON at offset %d", se.Offset)
 	}
 	return firstLine(err.Error())

@@ -3,6 +3,7 @@ package signflow
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -116,9 +117,9 @@ func jsonErrorLine(data []byte, err error) int {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
-	case asErr(err, &te):
+	case errors.As(err, &te):
 		off = te.Offset
-	case asErr(err, &se):
+	case errors.As(err, &se):
 		off = se.Offset
 	default:
 		return 0

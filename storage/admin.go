@@ -22,9 +22,6 @@ import (
 var (
 	bucketContractAll   = []byte("contract_all")
 	bucketContractStats = []byte("contract_stats")
-	// bucketDeliveryFailed is <seq8> -> delivery id of each FAILED
-	// delivery, in outbox order, as delivery_queue is of the PENDING ones.
-	bucketDeliveryFailed = []byte("delivery_failed")
 )
 
 func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN+" "+c.BuyerIN) }
@@ -233,7 +230,7 @@ func (t *tx) Keys() ([]*signflow.APIKey, error) {
 // createContractAll is schema 5: contract_all and contract_stats, filled
 // from the contracts already stored, and delivery_failed from the log.
 func createContractAll(btx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketContractAll, bucketContractStats, bucketDeliveryFailed} {
+	for _, name := range [][]byte{bucketContractAll, bucketContractStats} {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}
@@ -249,16 +246,5 @@ func createContractAll(btx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	failed := btx.Bucket(bucketDeliveryFailed)
-	return btx.Bucket(bucketDeliveries).ForEach(func(_, v []byte) error {
-		var d struct {
-			ID     string `json:"id"`
-			Seq    uint64 `json:"seq"`
-			Status string `json:"status"`
-		}
-		if err := json.Unmarshal(v, &d); err != nil || d.Status != signflow.DeliveryFailed {
-			return err
-		}
-		return failed.Put(seq8(d.Seq), []byte(d.ID))
-	})
+	return fillDeliveryFailed(btx)
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 
 	"contracts/signflow"
@@ -220,12 +221,8 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// containsBytes reports whether b is in list, without converting b.
+// containsBytes reports whether b is in list, without converting b
+// (slices.Contains(list, string(b)) copies b when it is over 32 bytes).
 func containsBytes(list []string, b []byte) bool {
-	for _, v := range list {
-		if v == string(b) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(list, func(v string) bool { return v == string(b) })
 }

@@ -16,6 +16,10 @@ import (
 //	delivery_bodies  <id> -> the body as sent (JSON)
 var bucketDeliveryBodies = []byte("delivery_bodies")
 
+// bucketDeliveryFailed is <seq8> -> delivery id of each FAILED
+// delivery, in outbox order, as delivery_queue is of the PENDING ones.
+var bucketDeliveryFailed = []byte("delivery_failed")
+
 // AddDelivery puts a new outbox row in order at the end of the queue.
 func (t *tx) AddDelivery(d *signflow.Delivery) error {
 	seq, err := t.bucket(bucketDeliveries).NextSequence()
@@ -250,4 +254,23 @@ func splitDeliveryBodies(btx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// fillDeliveryFailed makes delivery_failed from the log (schema 5).
+func fillDeliveryFailed(btx *bolt.Tx) error {
+	failed, err := btx.CreateBucketIfNotExists(bucketDeliveryFailed)
+	if err != nil {
+		return err
+	}
+	return btx.Bucket(bucketDeliveries).ForEach(func(_, v []byte) error {
+		var d struct {
+			ID     string `json:"id"`
+			Seq    uint64 `json:"seq"`
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal(v, &d); err != nil || d.Status != signflow.DeliveryFailed {
+			return err
+		}
+		return failed.Put(seq8(d.Seq), []byte(d.ID))
+	})
 }

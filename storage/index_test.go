@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -148,7 +149,7 @@ func indexProblems(btx *bolt.Tx) []string {
 		if ev := audit[id]; len(ev) == 0 || ev[0] != signflow.EventCreated {
 			bad("contract %s: audit trail %v does not start with %s", c.Number, ev, signflow.EventCreated)
 		}
-		if c.Status == signflow.StatusCancelled && !containsString(audit[id], signflow.EventCancelled) {
+		if c.Status == signflow.StatusCancelled && !slices.Contains(audit[id], signflow.EventCancelled) {
 			bad("contract %s is CANCELLED without its audit event", c.Number)
 		}
 	}
@@ -328,13 +329,4 @@ func indexProblems(btx *bolt.Tx) []string {
 func clientNameWords(c *signflow.Client) []string {
 	text := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.MidName, c.LegalName}, " "))
 	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -13,7 +13,7 @@ import (
 	"contracts/internal/fixture"
 	"contracts/server/i18n"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 
 	bolt "go.etcd.io/bbolt"
@@ -141,14 +141,14 @@ func TestUpgradeSharedClientsToTenants(t *testing.T) {
 	}
 	assertIndexesConsistent(t, db)
 
-	box, err := seal.New([]byte(m.MasterKey))
+	box, err := secretbox.New([]byte(m.MasterKey))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The fixture's clock stopped at 09:11; its session lives till 09:32.
 	now := func() time.Time { return time.Date(2026, 11, 20, 9, 12, 0, 0, time.UTC) }
 	texts := &fixture.SMS{}
-	svc := signflow.NewService(db, fixture.Configured(signflow.Options{Now: now, Secret: []byte(m.TokenSecret), Sealer: box, SMS: texts, Texts: i18n.SMSTexts(nil)}))
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{Now: now, Secret: []byte(m.TokenSecret), Box: box, SMS: texts, Texts: i18n.SMSTexts(nil)}))
 	access := func(id string) *signflow.Access {
 		var a *signflow.Access
 		fixture.Must(t, func() error {

@@ -13,7 +13,7 @@ import (
 
 	"contracts/internal/fixture"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 
 	bolt "go.etcd.io/bbolt"
@@ -87,14 +87,14 @@ func TestUpgradeFromSchemaV1(t *testing.T) {
 		t.Logf("schema 1 -> %d; the old file kept as %s", storage.CurrentSchema(), filepath.Base(bak))
 	}
 
-	box, err := seal.New([]byte(m.MasterKey))
+	box, err := secretbox.New([]byte(m.MasterKey))
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	svc := signflow.NewService(db, fixture.Configured(signflow.Options{Now: func() time.Time { return now }, Secret: []byte(m.TokenSecret), Sealer: box}))
+	svc := signflow.NewService(db, fixture.Configured(signflow.Options{Now: func() time.Time { return now }, Secret: []byte(m.TokenSecret), Box: box}))
 
-	// Credentials: the app's secret and tokens, the key, the sealed webhook secret.
+	// Credentials: the app's secret and tokens, the key, the encrypted webhook secret.
 	token, err := svc.IssueToken(m.AppID, m.AppSecret)
 	if err != nil {
 		t.Fatalf("the app secret of the old file: %v", err)
@@ -103,7 +103,7 @@ func TestUpgradeFromSchemaV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if secret, err := box.Open(app.WebhookSecretEnc); err != nil || string(secret) != m.AppWebhook {
+	if secret, err := box.Decrypt(app.WebhookSecretEnc); err != nil || string(secret) != m.AppWebhook {
 		t.Fatalf("the app's webhook secret does not open: %q %v", secret, err)
 	}
 	key, err := svc.AuthenticateKey(m.APIKey)

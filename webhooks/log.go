@@ -2,13 +2,6 @@ package webhooks
 
 import "contracts/signflow"
 
-// Outcomes of an attempt, as counted in the metrics.
-const (
-	outcomeDelivered = "delivered"
-	outcomeRetry     = "retry"
-	outcomeFailed    = "failed"
-)
-
 // write records attempt results in the delivery log, all that have
 // arrived in one transaction, and tells the dispatcher how many rows it
 // settled.
@@ -70,24 +63,5 @@ func (p *Pool) save(batch []result) {
 			p.opt.Log.Warn().Str("delivery", r.d.ID).Str("event", r.d.Event).Str("target", r.d.Target).Str("error", r.attempt.Error).
 				Msg("webhooks: delivery FAILED after its last retry")
 		}
-	}
-}
-
-// settle applies the retry schedule: any 2xx delivers; a failure is tried
-// again after 2, 4 and 8 seconds, and the fourth failure of a round is
-// final.
-func settle(d *signflow.Delivery, r result) string {
-	d.Attempts = append(d.Attempts, r.attempt)
-	n := max(len(d.Attempts)-d.RoundStart, 1) // attempts in this round
-	switch {
-	case r.ok:
-		d.Status = signflow.DeliveryDelivered
-		return outcomeDelivered
-	case n > len(retryDelays):
-		d.Status = signflow.DeliveryFailed
-		return outcomeFailed
-	default:
-		d.NextAt = r.finished.Add(retryDelays[n-1])
-		return outcomeRetry
 	}
 }

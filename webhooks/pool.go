@@ -19,9 +19,6 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// retryDelays are the waits after the first, second and third failed
-// attempt of a round; the fourth failure makes the delivery FAILED.
-var retryDelays = [...]time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second}
 
 const (
 	writeBatch = 512             // attempt results written in one transaction at most
@@ -66,7 +63,7 @@ type Options struct {
 // once, Shutdown it before closing the store.
 type Pool struct {
 	store   Store
-	sealer  signflow.Sealer
+	box     signflow.SecretBox
 	opt     Options
 	claimer string // this pool's name on its claims
 	client  *http.Client
@@ -85,9 +82,9 @@ type Pool struct {
 	wg       sync.WaitGroup
 }
 
-// New builds a pool over the store; the sealer opens the targets' webhook
+// New builds a pool over the store; the box opens the targets' webhook
 // secrets. Its metrics are registered with reg when reg is not nil.
-func New(store Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Options) (*Pool, error) {
+func New(store Store, box signflow.SecretBox, reg prometheus.Registerer, opt Options) (*Pool, error) {
 	switch {
 	case opt.Name == "":
 		return nil, errors.New("webhooks: Options.Name is required (service.name)")
@@ -108,7 +105,7 @@ func New(store Store, sealer signflow.Sealer, reg prometheus.Registerer, opt Opt
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{store: store, sealer: sealer, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
+	p := &Pool{store: store, box: box, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
 		metrics: m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
 		results: make(chan result, opt.Workers), done: make(chan int, 1), held: heldRows{n: map[string]int{}}, stop: make(chan struct{})}
 	p.ctx, p.abort = context.WithCancel(context.Background())

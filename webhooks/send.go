@@ -158,5 +158,5 @@ func (p *Pool) secret(target string, now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not sent: %w", err)
 	}
-	return p.sealer.Open(sealed)
+	return p.box.Decrypt(sealed)
 }

@@ -22,7 +22,7 @@ import (
 	"contracts/server/pdf/pades"
 	"contracts/server/tlscert"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/signflow/sms"
 	"contracts/webhooks"
 
@@ -110,7 +110,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 		return nil, err
 	}
 	a.logAdminToken()
-	box, err := seal.New([]byte(masterKey))
+	box, err := secretbox.New([]byte(masterKey))
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	tokenKey := sha256.Sum256([]byte("contracts token key\x00" + masterKey))
 	sender := a.smsSender()
 	a.texts = sms.NewQueue(sender, a.log, sms.QueueOptions{Timeout: smsQueueTimeout(cfg)})
-	a.svc = signflow.NewService(a.db.store, signflow.Options{Now: a.now, Secret: tokenKey[:], Sealer: box, SMS: sender,
+	a.svc = signflow.NewService(a.db.store, signflow.Options{Now: a.now, Secret: tokenKey[:], Box: box, SMS: sender,
 		Texts:      i18n.SMSTexts(smsReplacements(cfg)),
 		SessionTTL: cfg.Signing.SessionTTL, OTPTTL: cfg.Signing.OTPTTL, Methods: configuredMethods(cfg),
 		Identity: idps, EIMZO: eimzoVerifier, SessionsPerPartyPerHour: cfg.RateLimit.SessionsPerPartyPerHour,

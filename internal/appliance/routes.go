@@ -20,7 +20,7 @@ import (
 	"contracts/server/tlscert"
 	"contracts/server/verify"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/webhooks"
 
 	"github.com/labstack/echo/v4"
@@ -31,7 +31,7 @@ type routeDeps struct {
 	a          *Appliance
 	adminToken string
 	demo       bool
-	box        *seal.Box
+	box        *secretbox.Box
 	pool       *webhooks.Pool
 	pdfs       *pdf.Cache      // the contract PDFs of every listener, sealed
 	sealID     *pades.Identity // the seal they carry

@@ -11,7 +11,7 @@ import (
 	"contracts/server/pdf/pades"
 	"contracts/server/tlscert"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 	"contracts/storage/postgres"
 
@@ -46,7 +46,7 @@ type data struct {
 }
 
 // openData opens the configured database.
-func openData(cfg *config.Config, box *seal.Box) (*data, error) {
+func openData(cfg *config.Config, box *secretbox.Box) (*data, error) {
 	if !cfg.Data.IsPostgres() {
 		db, err := storage.Open(cfg.DBPath(), storage.Options{BatchDelay: cfg.Data.BatchDelay})
 		if err != nil {
@@ -65,10 +65,10 @@ func openData(cfg *config.Config, box *seal.Box) (*data, error) {
 	}
 	return &data{store: pg,
 		ready: func() error { _, err := pg.SchemaVersion(); return err },
-		blobs: postgres.Folder{Store: pg, Sealer: box, Prefix: postgres.SealFolder},
+		blobs: postgres.Folder{Store: pg, Box: box, Prefix: postgres.SealFolder},
 		once:  func(name string, fn func() error) error { return pg.Locked(context.Background(), name, fn) },
 		acmeCache: func() (autocert.Cache, error) {
-			return acmeCache{postgres.Folder{Store: pg, Sealer: box, Prefix: postgres.ACMEFolder}}, nil
+			return acmeCache{postgres.Folder{Store: pg, Box: box, Prefix: postgres.ACMEFolder}}, nil
 		},
 	}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage/postgres"
 	"contracts/storage/postgres/pgtest"
 
@@ -22,8 +22,8 @@ import (
 func TestACMECacheInTheDatabase(t *testing.T) {
 	ctx := context.Background()
 	db := pgtest.Open(t)
-	box, _ := seal.New(bytes.Repeat([]byte("k"), 32))
-	var cache autocert.Cache = acmeCache{postgres.Folder{Store: db, Sealer: box, Prefix: postgres.ACMEFolder}}
+	box, _ := secretbox.New(bytes.Repeat([]byte("k"), 32))
+	var cache autocert.Cache = acmeCache{postgres.Folder{Store: db, Box: box, Prefix: postgres.ACMEFolder}}
 	if _, err := cache.Get(ctx, "sign.example.com"); err != autocert.ErrCacheMiss {
 		t.Fatalf("missing entry: %v, want autocert.ErrCacheMiss", err)
 	}
@@ -34,12 +34,12 @@ func TestACMECacheInTheDatabase(t *testing.T) {
 	if raw, err := db.ReadFile(ctx, postgres.ACMEFolder+"sign.example.com"); err != nil || bytes.Contains(raw, []byte("secret")) {
 		t.Fatalf("stored %q, %v: want it encrypted", raw, err)
 	}
-	other := acmeCache{postgres.Folder{Store: pgtest.Peer(t, db), Sealer: box, Prefix: postgres.ACMEFolder}}
+	other := acmeCache{postgres.Folder{Store: pgtest.Peer(t, db), Box: box, Prefix: postgres.ACMEFolder}}
 	if got, err := other.Get(ctx, "sign.example.com"); err != nil || !bytes.Equal(got, pem) {
 		t.Fatalf("another node reads %q, %v", got, err)
 	}
-	wrongBox, _ := seal.New(bytes.Repeat([]byte("w"), 32))
-	wrong := acmeCache{postgres.Folder{Store: db, Sealer: wrongBox, Prefix: postgres.ACMEFolder}}
+	wrongBox, _ := secretbox.New(bytes.Repeat([]byte("w"), 32))
+	wrong := acmeCache{postgres.Folder{Store: db, Box: wrongBox, Prefix: postgres.ACMEFolder}}
 	if _, err := wrong.Get(ctx, "sign.example.com"); err == nil || !strings.Contains(err.Error(), "secrets.masterKey") {
 		t.Fatalf("another master key: %v", err)
 	}

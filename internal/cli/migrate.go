@@ -10,7 +10,7 @@ import (
 
 	"contracts/internal/config"
 	"contracts/internal/migrate"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 	"contracts/storage/postgres"
 
@@ -49,11 +49,11 @@ func migrateCommand(ctx context.Context, args []string, env Env) error {
 		}
 		key = strings.TrimSpace(string(data))
 	}
-	fromBox, err := seal.New([]byte(key))
+	fromBox, err := secretbox.New([]byte(key))
 	if err != nil {
 		return fmt.Errorf("migrate: the bbolt side's master key: %w", err)
 	}
-	toBox, err := seal.New([]byte(cfg.Secrets.MasterKey))
+	toBox, err := secretbox.New([]byte(cfg.Secrets.MasterKey))
 	if err != nil {
 		return fmt.Errorf("migrate: secrets.masterKey: %w", err)
 	}
@@ -74,7 +74,7 @@ func migrateCommand(ctx context.Context, args []string, env Env) error {
 	}
 	defer dst.Close()
 	bar := &progressBar{w: env.Stderr, last: -1}
-	counts, err := migrate.Copy(ctx, src, dst, migrate.Options{FromDir: fromDir, FromSealer: fromBox, ToSealer: toBox, Progress: bar.show})
+	counts, err := migrate.Copy(ctx, src, dst, migrate.Options{FromDir: fromDir, FromBox: fromBox, ToBox: toBox, Progress: bar.show})
 	bar.end()
 	if len(counts) > 0 {
 		fmt.Fprintf(env.Stdout, "%-18s %10s %10s\n", "records", "bbolt", "postgres")

@@ -15,7 +15,7 @@ const minConns = 4
 // validateDriver checks data.driver and, for postgres, its database and
 // the secrets every node must share: each node would otherwise generate
 // its own admin token and master key into its own data directory, and
-// could not open the webhook secrets another node sealed.
+// could not open the webhook secrets another node encrypted.
 func (c *Config) validateDriver() error {
 	switch c.Data.Driver {
 	case DriverBbolt:

@@ -12,7 +12,7 @@ import (
 	"contracts/internal/config"
 	"contracts/server/wire"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage"
 )
 
@@ -32,13 +32,13 @@ type Filled struct {
 // contracts through the service's own create from workers concurrent
 // writers, which bbolt batches into large transactions. Every loop is
 // bounded by n. Progress goes to progress every tenth of n. The webhook
-// secrets of the app and key are sealed under masterKey: the appliance's
+// secrets of the app and key are encrypted under masterKey: the appliance's
 // (data/master.key), or a throwaway one when it is empty.
 func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, error) {
 	if masterKey == "" {
 		masterKey = signflow.RandomToken(32)
 	}
-	box, err := seal.New([]byte(masterKey))
+	box, err := secretbox.New([]byte(masterKey))
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, 
 		return nil, err
 	}
 	defer db.Close()
-	svc := signflow.NewService(db, signflow.Options{Secret: []byte("fill: no token is issued by this service"), Sealer: box,
+	svc := signflow.NewService(db, signflow.Options{Secret: []byte("fill: no token is issued by this service"), Box: box,
 		SessionTTL: def.Signing.SessionTTL, OTPTTL: def.Signing.OTPTTL})
 	out, access, in, err := provisionFill(svc)
 	if err != nil {

@@ -2,7 +2,7 @@
 // PostgreSQL database (contracts migrate): every record through the
 // PostgreSQL store's own writes, so that its indexes, counts and name
 // words are built as the appliance builds them; webhook secrets opened
-// with the bbolt side's master key and sealed again with the database's;
+// with the bbolt side's master key and encrypted again with the database's;
 // the generated seal and the ACME cache from the data directory into the
 // database; then the contract sequence moved past the copied contracts
 // and the records counted on both sides.
@@ -31,9 +31,9 @@ type Options struct {
 	// FromDir is the bbolt data directory: its generated seal and ACME
 	// cache are copied too, when there.
 	FromDir string
-	// FromSealer opens the webhook secrets of the bbolt file (its master
-	// key); ToSealer seals them, and the files, for the database.
-	FromSealer, ToSealer signflow.Sealer
+	// FromBox opens the webhook secrets of the bbolt file (its master
+	// key); ToBox encrypts them, and the files, for the database.
+	FromBox, ToBox signflow.SecretBox
 	// Progress, when set, is told how many records of the total are copied.
 	Progress func(done, total int)
 }
@@ -177,14 +177,14 @@ func (c *copier) decode(bucket string, key, value []byte) (func(signflow.Tx) err
 		return put(value, func(tx signflow.Tx, v *signflow.Template) error { return tx.PutTemplate(v) })
 	case "apps":
 		return put(value, func(tx signflow.Tx, v *signflow.App) error {
-			if err := c.reseal(&v.WebhookSecretEnc, "the webhook of app "+v.ID); err != nil {
+			if err := c.reencrypt(&v.WebhookSecretEnc, "the webhook of app "+v.ID); err != nil {
 				return err
 			}
 			return tx.PutApp(v)
 		})
 	case "keys":
 		return put(value, func(tx signflow.Tx, v *signflow.APIKey) error {
-			if err := c.reseal(&v.WebhookSecretEnc, "the webhook of key "+v.ID); err != nil {
+			if err := c.reencrypt(&v.WebhookSecretEnc, "the webhook of key "+v.ID); err != nil {
 				return err
 			}
 			return tx.PutKey(v)
@@ -204,12 +204,12 @@ func (c *copier) decode(bucket string, key, value []byte) (func(signflow.Tx) err
 	case "merchants":
 		return put(value, func(tx signflow.Tx, v *signflow.Merchant) error {
 			if v.Payme != nil {
-				if err := c.reseal(&v.Payme.KeyEnc, "the Payme account of owner "+v.OwnerIN); err != nil {
+				if err := c.reencrypt(&v.Payme.KeyEnc, "the Payme account of owner "+v.OwnerIN); err != nil {
 					return err
 				}
 			}
 			if v.Click != nil {
-				if err := c.reseal(&v.Click.SecretEnc, "the Click account of owner "+v.OwnerIN); err != nil {
+				if err := c.reencrypt(&v.Click.SecretEnc, "the Click account of owner "+v.OwnerIN); err != nil {
 					return err
 				}
 			}
@@ -242,21 +242,21 @@ func put[T any](value []byte, write func(signflow.Tx, *T) error) (func(signflow.
 	}, nil
 }
 
-// reseal opens a webhook secret with the bbolt side's master key and seals
-// it with the database's.
-func (c *copier) reseal(enc *[]byte, owner string) error {
+// reencrypt opens a webhook secret with the bbolt side's master key and
+// encrypts it with the database's.
+func (c *copier) reencrypt(enc *[]byte, owner string) error {
 	if len(*enc) == 0 {
 		return nil
 	}
-	plain, err := c.opt.FromSealer.Open(*enc)
+	plain, err := c.opt.FromBox.Decrypt(*enc)
 	if err != nil {
 		return fmt.Errorf("the secret of %s does not open with the bbolt side's master key: give the key the bbolt appliance ran with (--from-master-key)", owner)
 	}
-	sealed, err := c.opt.ToSealer.Seal(plain)
+	again, err := c.opt.ToBox.Encrypt(plain)
 	if err != nil {
 		return err
 	}
-	*enc = sealed
+	*enc = again
 	return nil
 }
 
@@ -267,7 +267,7 @@ func copyFiles(ctx context.Context, to *postgres.Store, opt Options) error {
 		return nil
 	}
 	folder := func(prefix string) postgres.Folder {
-		return postgres.Folder{Store: to, Sealer: opt.ToSealer, Prefix: prefix}
+		return postgres.Folder{Store: to, Box: opt.ToBox, Prefix: prefix}
 	}
 	for _, name := range []string{pades.CertName, pades.KeyName} {
 		data, err := os.ReadFile(filepath.Join(opt.FromDir, name))

@@ -10,7 +10,7 @@ import (
 	"contracts/internal/fixture"
 	"contracts/internal/migrate"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage/postgres/pgtest"
 )
 
@@ -20,8 +20,8 @@ func TestWrongFromKey(t *testing.T) {
 	w := fixture.NewStandard(t)
 	fixture.MustCredential(t, w.Service.CreateApp, &signflow.CredentialInput{Name: "Hooked", OwnerIN: fixture.OwnerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true, WebhookURL: "https://shop.example/hook"})
-	wrong, _ := seal.New(bytes.Repeat([]byte("w"), 32))
-	_, err := migrate.Copy(context.Background(), w.DB, pgtest.Open(t), migrate.Options{FromSealer: wrong, ToSealer: w.Box})
+	wrong, _ := secretbox.New(bytes.Repeat([]byte("w"), 32))
+	_, err := migrate.Copy(context.Background(), w.DB, pgtest.Open(t), migrate.Options{FromBox: wrong, ToBox: w.Box})
 	if err == nil || !strings.Contains(err.Error(), "--from-master-key") {
 		t.Fatalf("copy with the wrong key: %v", err)
 	}
@@ -34,7 +34,7 @@ func TestNotEmpty(t *testing.T) {
 	other := fixture.NewStandardOn(t, to)
 	other.Contract(t)
 	before, _ := to.RecordCounts(context.Background())
-	_, err := migrate.Copy(context.Background(), w.DB, to, migrate.Options{FromSealer: w.Box, ToSealer: w.Box})
+	_, err := migrate.Copy(context.Background(), w.DB, to, migrate.Options{FromBox: w.Box, ToBox: w.Box})
 	if !errors.Is(err, migrate.ErrNotEmpty) || !strings.Contains(err.Error(), "1 contracts") {
 		t.Fatalf("copy into a filled database: %v", err)
 	}

@@ -8,12 +8,12 @@ import (
 	"contracts/internal/fixture"
 	"contracts/internal/migrate"
 	"contracts/signflow"
-	"contracts/signflow/seal"
+	"contracts/signflow/secretbox"
 	"contracts/storage/postgres/pgtest"
 )
 
 // Receipts, the providers' transactions and the owners' merchant accounts
-// are copied; the accounts' secrets are sealed again under the database's
+// are copied; the accounts' secrets are encrypted again under the database's
 // key, so that Payme's key still names its owner there.
 func TestCopyPayments(t *testing.T) {
 	w := fixture.NewStandard(t)
@@ -47,12 +47,12 @@ func TestCopyPayments(t *testing.T) {
 		t.Fatal(err)
 	}
 	to := pgtest.Open(t)
-	toKey, _ := seal.New(bytes.Repeat([]byte("t"), 32))
-	if _, err := migrate.Copy(context.Background(), w.DB, to, migrate.Options{FromSealer: w.Box, ToSealer: toKey}); err != nil {
+	toKey, _ := secretbox.New(bytes.Repeat([]byte("t"), 32))
+	if _, err := migrate.Copy(context.Background(), w.DB, to, migrate.Options{FromBox: w.Box, ToBox: toKey}); err != nil {
 		t.Fatal(err)
 	}
 	opt := w.Options
-	opt.Sealer = toKey
+	opt.Box = toKey
 	there := signflow.NewService(to, opt)
 	if m, err := there.PaymeMerchant("the-key"); err != nil || m == nil || m.OwnerIN != fixture.OwnerIN {
 		t.Fatalf("the Payme key after the copy: %v %v", m, err)

@@ -482,7 +482,7 @@ buyerName: {uz: a, ru: b, en: c}
 }
 
 // TestAdminStoresNoSecretInClear reads the raw database file: app secrets
-// and keys are there only as hashes, webhook secrets only sealed.
+// and keys are there only as hashes, webhook secrets only encrypted.
 func TestAdminStoresNoSecretInClear(t *testing.T) {
 	a := newAdminServer(t)
 	a.ok(t, "POST", "/admin/v1/owners", "application/json", ownerJSON, 200, nil)
@@ -510,7 +510,7 @@ func TestAdminStoresNoSecretInClear(t *testing.T) {
 			}
 		}
 	}
-	// What is stored is the hash, and the sealed webhook secret opens.
+	// What is stored is the hash, and the encrypted webhook secret opens.
 	fixture.Must(t, func() error {
 		return a.DB.View(func(tx signflow.Tx) error {
 			stored, err := tx.App(app.AppID)
@@ -520,7 +520,7 @@ func TestAdminStoresNoSecretInClear(t *testing.T) {
 			if !bytes.Equal(stored.SecretHash, signflow.HashSecret(rotated.AppSecret)) {
 				return errors.New("the app's secret hash is not the hash of the rotated secret")
 			}
-			plain, err := a.Box.Open(stored.WebhookSecretEnc)
+			plain, err := a.Box.Decrypt(stored.WebhookSecretEnc)
 			if err != nil || string(plain) != app.WebhookSecret {
 				return errors.New("the app's webhook secret does not open to what was shown")
 			}
@@ -531,7 +531,7 @@ func TestAdminStoresNoSecretInClear(t *testing.T) {
 			if !bytes.Equal(k.Hash, signflow.HashSecret(key.Key)) {
 				return errors.New("the key's hash is not the hash of the key")
 			}
-			plain, err = a.Box.Open(k.WebhookSecretEnc)
+			plain, err = a.Box.Decrypt(k.WebhookSecretEnc)
 			if err != nil || string(plain) != key.WebhookSecret {
 				return errors.New("the key's webhook secret does not open to what was shown")
 			}

@@ -211,7 +211,7 @@ func TestPaymePerformOnTwoNodes(t *testing.T) {
 	}
 }
 
-// Merchant accounts: secrets sealed, never in the record's clear; a key
+// Merchant accounts: secrets encrypted, never in the record's clear; a key
 // or service another owner holds is refused; an unknown owner is 404.
 func TestSetMerchant(t *testing.T) {
 	w := newWorld(t, nil)

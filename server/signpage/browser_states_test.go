@@ -1,6 +1,7 @@
 package signpage_test
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -92,7 +93,7 @@ func TestBrowserPostsErrorForUnusableSessions(t *testing.T) {
 		if m.Origin != e.base || m.Data["source"] != "contracts-sdk" || m.Data["message"] != tc.message || len(m.Data) != 3 {
 			t.Fatalf("ERROR %+v, want message %q", m, tc.message)
 		}
-		if n := len(messages(t, ctx)); n < 1 || contains(types(messages(t, ctx)), "READY") {
+		if n := len(messages(t, ctx)); n < 1 || slices.Contains(types(messages(t, ctx)), "READY") {
 			t.Fatalf("messages %+v", messages(t, ctx))
 		}
 		browsertest.WaitText(t, browsertest.Frame(t, ctx, tc.url), tc.text)

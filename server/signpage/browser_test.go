@@ -2,6 +2,7 @@ package signpage_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -61,7 +62,7 @@ func TestBrowserSignsInACrossOriginIframe(t *testing.T) {
 	}
 	// The SDK passed every message on, READY first.
 	types, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`__events.map(function (e) { return e.data.type; })`))
-	if err != nil || len(types) == 0 || types[0] != "READY" || !contains(types, "SIGNED") || len(types) != len(messages(t, ctx)) {
+	if err != nil || len(types) == 0 || types[0] != "READY" || !slices.Contains(types, "SIGNED") || len(types) != len(messages(t, ctx)) {
 		t.Fatalf("events passed by the SDK: %v %v", types, err)
 	}
 	browsertest.WaitText(t, f, "Contract signed")

@@ -112,12 +112,3 @@ func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}

@@ -3,6 +3,7 @@ package signpage_test
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func TestBrowserMyIDPopupSigns(t *testing.T) {
 	if got := e.StoredContract(t, c.ID); got.BuyerStatus != signflow.PartyPending || e.StoredSession(t, sess.ID).Status != signflow.SessionPending {
 		t.Fatalf("after a mismatch: buyer %s", got.BuyerStatus)
 	}
-	if contains(types(messages(t, ctx)), "SIGNED") || contains(types(messages(t, ctx)), "ERROR") {
+	if slices.Contains(types(messages(t, ctx)), "SIGNED") || slices.Contains(types(messages(t, ctx)), "ERROR") {
 		t.Fatalf("messages after a mismatch: %v", types(messages(t, ctx)))
 	}
 

@@ -78,12 +78,12 @@ const (
 	ACMEFolder = "acme/" // the ACME account key and certificates
 )
 
-// Folder is the files under a prefix, encrypted by the sealer (the master
+// Folder is the files under a prefix, encrypted by the box (the master
 // key): the seal's key and the ACME keys are secrets, and the rest gains
 // nothing from being readable. It is pades.Blobs.
 type Folder struct {
 	Store  *Store
-	Sealer signflow.Sealer
+	Box    signflow.SecretBox
 	Prefix string
 }
 
@@ -95,11 +95,11 @@ func (f Folder) Write(name string, data []byte) error { return f.Put(context.Bac
 
 // Get returns a file, or an error wrapping fs.ErrNotExist.
 func (f Folder) Get(ctx context.Context, name string) ([]byte, error) {
-	sealed, err := f.Store.ReadFile(ctx, f.Prefix+name)
+	enc, err := f.Store.ReadFile(ctx, f.Prefix+name)
 	if err != nil {
 		return nil, err
 	}
-	plain, err := f.Sealer.Open(sealed)
+	plain, err := f.Box.Decrypt(enc)
 	if err != nil {
 		return nil, fmt.Errorf("%s%s in the database does not open with secrets.masterKey (is it the same on every node?): %w", f.Prefix, name, err)
 	}
@@ -108,11 +108,11 @@ func (f Folder) Get(ctx context.Context, name string) ([]byte, error) {
 
 // Put stores a file, encrypted.
 func (f Folder) Put(ctx context.Context, name string, data []byte) error {
-	sealed, err := f.Sealer.Seal(data)
+	enc, err := f.Box.Encrypt(data)
 	if err != nil {
 		return err
 	}
-	return f.Store.WriteFile(ctx, f.Prefix+name, sealed)
+	return f.Store.WriteFile(ctx, f.Prefix+name, enc)
 }
 
 // Delete removes a file.

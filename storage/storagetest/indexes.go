@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"contracts/internal/fixture"
@@ -143,8 +144,8 @@ func CountScenario(t *testing.T, w *fixture.Standard) (check func(store signflow
 			fixture.Must(t, func() (err error) {
 				return w.Store.View(func(tx signflow.Tx) error { c, err = tx.Contract(id); return err })
 			})
-			okTpl := (q.TemplateID == "" || c.TemplateID == q.TemplateID) && (q.AllTemplates || contains(q.TemplateIDs, c.TemplateID))
-			okStatus := len(q.Statuses) == 0 || contains(q.Statuses, c.Status)
+			okTpl := (q.TemplateID == "" || c.TemplateID == q.TemplateID) && (q.AllTemplates || slices.Contains(q.TemplateIDs, c.TemplateID))
+			okStatus := len(q.Statuses) == 0 || slices.Contains(q.Statuses, c.Status)
 			if okTpl && okStatus {
 				want[name]++
 			}
@@ -183,13 +184,4 @@ func testCountsFollowStatusChanges(t *testing.T, e Engine) {
 	check := CountScenario(t, w)
 	check(w.Store, "kept with writes")
 	check(e.peer(t, w.Store), "read by another process")
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

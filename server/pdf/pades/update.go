@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,7 +95,7 @@ func checkAttachment(a Attachment) error {
 		strings.IndexFunc(a.Name, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
 		return fmt.Errorf("pades: attachment name %q is not a plain file name", a.Name)
 	}
-	if a.Relationship != "" && !contains(relationships, a.Relationship) {
+	if a.Relationship != "" && !slices.Contains(relationships, a.Relationship) {
 		return fmt.Errorf("pades: attachment %q: unknown relationship %q", a.Name, a.Relationship)
 	}
 	return nil

@@ -3,6 +3,7 @@ package pades
 import (
 	"bytes"
 	"encoding/hex"
+	"slices"
 	"time"
 	"unicode/utf16"
 )
@@ -90,7 +91,7 @@ func newDict() *dictWriter {
 // from copies the entries of o except the keys in skip.
 func (d *dictWriter) from(o object, skip ...string) *dictWriter {
 	for i, k := range o.keys {
-		if !contains(skip, k) {
+		if !slices.Contains(skip, k) {
 			d.set(k, o.vals[i].raw)
 		}
 	}
@@ -124,13 +125,4 @@ func refArray(refs ...ref) []byte {
 	}
 	b.WriteByte(']')
 	return b.Bytes()
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
