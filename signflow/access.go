@@ -8,7 +8,6 @@ import (
 // TimeSource returns the current time; tests inject their own clock.
 type TimeSource func() time.Time
 
-
 // Interfaces a caller arrives through.
 const (
 	Embedded     = "embedded"

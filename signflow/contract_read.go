@@ -1,7 +1,6 @@
 package signflow
 
 import (
-
 	"github.com/google/uuid"
 )
 

@@ -19,7 +19,6 @@ import (
 	"github.com/rs/zerolog"
 )
 
-
 const (
 	writeBatch = 512             // attempt results written in one transaction at most
 	pollEvery  = 5 * time.Second // outbox claimed again in case a wake-up was missed (or another process wrote)
