@@ -13,10 +13,12 @@ import (
 )
 
 // wrkRequest is what wrk sends when it drives a phase, as the shared
-// bench kit's ratio.sh does: one request, again and again.
+// bench kit's ratio.sh does: one request, again and again, or the requests
+// of a Lua script (lua, then url is the server's root).
 type wrkRequest struct {
 	method, url, header string // header: "Name: value" or empty
 	body                []byte
+	lua                 string
 }
 
 // wrkSlice drives r with wrk -t2 -c clients for d (whole seconds, at least
@@ -27,13 +29,17 @@ func wrkSlice(ctx context.Context, bin string, clients int, d time.Duration, r *
 	if r.header != "" {
 		args = append(args, "-H", r.header)
 	}
-	if r.method != "GET" {
+	if r.method != "GET" || r.lua != "" {
 		script, err := os.CreateTemp("", "contracts-wrk-*.lua")
 		if err != nil {
 			return Result{}, err
 		}
 		defer os.Remove(script.Name())
-		fmt.Fprintf(script, "wrk.method = %q\nwrk.body = %s\nwrk.headers[\"Content-Type\"] = \"application/json\"\n", r.method, luaString(r.body))
+		if r.lua != "" {
+			fmt.Fprint(script, r.lua)
+		} else {
+			fmt.Fprintf(script, "wrk.method = %q\nwrk.body = %s\nwrk.headers[\"Content-Type\"] = \"application/json\"\n", r.method, luaString(r.body))
+		}
 		if err := script.Close(); err != nil {
 			return Result{}, err
 		}
