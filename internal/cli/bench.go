@@ -54,7 +54,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	}
 	if *fill > 0 {
 		key, _ := os.ReadFile(filepath.Join(filepath.Dir(*fillData), config.MasterKeyFile))
-		f, err := loadgen.Fill(*fillData, strings.TrimSpace(string(key)), *fill, *fillWorkers, env.Stdout)
+		f, err := loadgen.Fill(ctx, *fillData, strings.TrimSpace(string(key)), *fill, *fillWorkers, env.Stdout)
 		if err != nil {
 			return fmt.Errorf("bench --fill: %w", err)
 		}
