@@ -276,32 +276,6 @@ func basePhase(name string, client *http.Client, baseURL, prefix string, mixed b
 	}, nil), wrk: &wrkRequest{url: baseURL, lua: mixLua(nil, prefix+"/get/", BaselineFill, post, nil)}}
 }
 
-// mixLua is the wrk script of ratio.sh's reads and mixed: each request a
-// GET of get followed by a random one of ids (or a number below n when ids
-// is empty), and with post every tenth request a POST of body to post.
-func mixLua(ids []string, get string, n int, post string, body []byte) string {
-	var b strings.Builder
-	pick := fmt.Sprintf("math.random(0, %d)", n-1)
-	if len(ids) > 0 {
-		b.WriteString("local ids = {")
-		for i, id := range ids {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Quote(id))
-		}
-		b.WriteString("}\n")
-		pick = "ids[math.random(#ids)]"
-	}
-	fmt.Fprintf(&b, "wrk.headers[\"Content-Type\"] = \"application/json\"\nlocal body = %s\nlocal n = 0\n", luaString(body))
-	b.WriteString("request = function()\n  n = n + 1\n")
-	if post != "" {
-		fmt.Fprintf(&b, "  if n %% 10 == 0 then return wrk.format(\"POST\", %q, nil, body) end\n", post)
-	}
-	fmt.Fprintf(&b, "  return wrk.format(\"GET\", %q .. %s)\nend\n", get, pick)
-	return b.String()
-}
-
 // benchDatabase creates an empty database on the server of url for one
 // appliance, and returns its URL and what drops it.
 func benchDatabase(ctx context.Context, url string) (string, func(), error) {
