@@ -190,12 +190,7 @@ func measureRow(ctx context.Context, cfg Config, row *Row, base *child, contract
 func (w *world) fill(ctx context.Context, clients, n int, created *ids) error {
 	body := ContractBody(w.templateID)
 	create := phase{name: nameCreate, op: httpOp(w.client, http.StatusOK, func(int) (*http.Request, error) {
-		req, err := http.NewRequest("POST", w.embedded+"/v1/contracts", strings.NewReader(string(body)))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", "Bearer "+w.token)
-		}
-		return req, err
+		return w.request("POST", "/v1/contracts", body), nil
 	}, created.add)}
 	res := loop(ctx, min(clients, n), 10*time.Minute, n, create, nil)
 	if got := len(created.snapshot()); got != n {
