@@ -38,11 +38,11 @@ func (r *TableReport) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\ncontracts bench --table — each row on a fresh appliance against the baseline process of the same run;\n%s; "+
 		"random reads among %d contracts\n\n", driver, r.Contracts)
-	fmt.Fprintf(w, "%-42s %10s %10s %6s %7s %10s %10s\n", "work", "req/s", "baseline", "ratio", "budget", "p99", "base p99")
-	fmt.Fprintln(w, strings.Repeat("-", 101))
+	fmt.Fprintf(w, "%-46s %10s %10s %6s %7s %10s %10s\n", "work", "req/s", "baseline", "ratio", "budget", "p99", "base p99")
+	fmt.Fprintln(w, strings.Repeat("-", 105))
 	for _, x := range r.Rows {
 		if x.Skipped != "" {
-			fmt.Fprintf(w, "%-42s not measured: %s\n", x.Work, x.Skipped)
+			fmt.Fprintf(w, "%-46s not measured: %s\n", x.Work, x.Skipped)
 			continue
 		}
 		budget := "-"
@@ -53,12 +53,12 @@ func (r *TableReport) Print(w io.Writer) {
 		if x.Key == "reads" || x.Key == "pgreads" {
 			work = strings.Replace(work, "4,000", fmt.Sprint(r.Contracts), 1)
 		}
-		fmt.Fprintf(w, "%-42s %10.0f %10.0f %6.2f %7s %10v %10v\n", work, x.App.Rate(), x.Base.Rate(), x.Ratio(), budget,
+		fmt.Fprintf(w, "%-46s %10.0f %10.0f %6.2f %7s %10v %10v\n", work, x.App.Rate(), x.Base.Rate(), x.Ratio(), budget,
 			round(x.App.P99), round(x.Base.P99))
 	}
 	fmt.Fprintln(w, "\nthe same rows with the shared kit (../shared/bench/ratio.sh; .ci/ratio-bench builds, starts and provisions a checkout):")
 	for _, x := range TableRows {
-		fmt.Fprintf(w, "  %-42s %-38s vs %s\n", x.Work, x.Kit, x.Baseline)
+		fmt.Fprintf(w, "  %-46s %-38s vs %s\n", x.Work, x.Kit, x.Baseline)
 	}
 	if p := r.Problems(); len(p) > 0 {
 		fmt.Fprintln(w, "\nproblems:")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -168,5 +169,34 @@ func TestBenchDatabase(t *testing.T) {
 	var left int
 	if err := admin.QueryRow(ctx, `SELECT count(*) FROM pg_database WHERE datname = $1`, name).Scan(&left); err != nil || left != 0 {
 		t.Fatalf("database %s still there (%d, %v)", name, left, err)
+	}
+}
+
+// A row below its ratio or over the p99 budget, or with failed requests, is
+// a problem; a skipped row is printed as such and is none.
+func TestTableReportBudgets(t *testing.T) {
+	rows, err := tableRows([]string{"reads", "create", "pgcreate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tableRows([]string{"nope"}); err == nil || !strings.Contains(err.Error(), "pgreads") {
+		t.Fatalf("an unknown row: %v", err)
+	}
+	rows[0].App = Result{Name: "a", Requests: 800, Elapsed: time.Second, P99: 10 * time.Millisecond}
+	rows[0].Base = Result{Name: "b", Requests: 1000, Elapsed: time.Second}
+	rows[1].App = Result{Name: "c", Requests: 700, Elapsed: time.Second, P99: 60 * time.Millisecond, Errors: 3, FirstError: "500"}
+	rows[1].Base = Result{Name: "d", Requests: 1000, Elapsed: time.Second}
+	rows[2].Skipped = "no PostgreSQL URL (--postgres)"
+	r := &TableReport{Contracts: 4000, Rows: rows}
+	p := strings.Join(r.Problems(), "\n")
+	if strings.Contains(p, "random reads") || !strings.Contains(p, "plain creates: ratio 0.70, budget ≥ 0.75") ||
+		!strings.Contains(p, "plain creates: p99 60ms") || !strings.Contains(p, "c: 3 failed requests") || strings.Contains(p, "PostgreSQL") {
+		t.Fatalf("problems:\n%s", p)
+	}
+	var out strings.Builder
+	r.Print(&out)
+	if !regexp.MustCompile(`PostgreSQL, one node: creates +not measured: no PostgreSQL URL`).MatchString(out.String()) ||
+		!regexp.MustCompile(`random reads among 4000 contracts +800 +1000 +0\.80 +≥ 0\.75`).MatchString(out.String()) {
+		t.Fatalf("report:\n%s", out.String())
 	}
 }
