@@ -29,7 +29,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	keep := fs.Bool("keep", false, "keep the temporary data directory")
 	rounds := fs.Int("rounds", 3, "slices in which each budgeted route alternates with its baseline")
 	check := fs.Bool("check", false, "exit non-zero when a budget is missed or a request failed")
-	echoServer := fs.Bool("echo-server", false, "internal: serve the baselines (bare echo /ping, raw bbolt /put and /get/N, /hook; /pg/put and /pg/get/N with --postgres) until stdin closes")
+	echoServer := fs.Bool("echo-server", false, "internal: serve the baselines (bare echo /ping, raw bbolt /put and /get/N, /hook; /pg/put and /pg/get/N with a URL in "+loadgen.EchoPostgresEnv+") until stdin closes")
 	table := fs.Bool("table", false, "instead of the route run: the performance table, each row a ratio to its baseline of the same run (rows above)")
 	rows := fs.String("rows", "", "with --table, a comma-separated subset of: "+tableKeys()+" (default all)")
 	tableContracts := fs.Int("contracts", loadgen.TableContracts, "with --table, the contracts the random reads pick among")
@@ -50,7 +50,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		return loadgen.ServeEcho(os.Stdin, env.Stdout, dir, *batchDelay, *postgres)
+		return loadgen.ServeEcho(os.Stdin, env.Stdout, dir, *batchDelay, env.getenv(loadgen.EchoPostgresEnv))
 	}
 	if *fill > 0 {
 		key, _ := os.ReadFile(filepath.Join(filepath.Dir(*fillData), config.MasterKeyFile))

@@ -163,16 +163,21 @@ func (c *child) kill() {
 	<-c.done
 }
 
+// EchoPostgresEnv carries the PostgreSQL URL of the baselines to
+// "contracts bench --echo-server".
+const EchoPostgresEnv = "CONTRACTS_BENCH_POSTGRES"
+
 // startEcho runs "contracts bench --echo-server": the baselines (baseline.go)
 // in their own process, like the appliance, with the /pg routes when
 // cfg.Postgres is set. It stops when its stdin closes.
 func startEcho(ctx context.Context, cfg Config) (*child, io.Closer, error) {
-	args := []string{"bench", "--echo-server", "--batch-delay", cfg.BatchDelay.String()}
-	if cfg.Postgres != "" {
-		args = append(args, "--postgres", cfg.Postgres)
-	}
-	c := &child{cmd: exec.Command(cfg.Binary, args...), done: make(chan struct{}), addrs: map[string]string{}}
+	c := &child{cmd: exec.Command(cfg.Binary, "bench", "--echo-server", "--batch-delay", cfg.BatchDelay.String()),
+		done: make(chan struct{}), addrs: map[string]string{}}
 	c.cmd.Env = cleanEnv()
+	if cfg.Postgres != "" {
+		// in the environment, not the arguments: ps shows those to every user
+		c.cmd.Env = append(c.cmd.Env, EchoPostgresEnv+"="+cfg.Postgres)
+	}
 	c.cmd.SysProcAttr = dieWithParent()
 	stdin, err := c.cmd.StdinPipe()
 	if err != nil {
