@@ -11,6 +11,7 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -110,20 +111,18 @@ func Table(ctx context.Context, cfg Config, keys []string, contracts int, progre
 	return rep, nil
 }
 
+// tableRows are the rows of keys, in the order given (all when empty).
 func tableRows(keys []string) ([]Row, error) {
 	if len(keys) == 0 {
-		return append([]Row(nil), TableRows...), nil
+		return slices.Clone(TableRows), nil
 	}
 	var out []Row
 	for _, k := range keys {
-		i := 0
-		for i < len(TableRows) && TableRows[i].Key != k {
-			i++
-		}
-		if i == len(TableRows) {
-			names := make([]string, len(TableRows))
-			for j, r := range TableRows {
-				names[j] = r.Key
+		i := slices.IndexFunc(TableRows, func(r Row) bool { return r.Key == k })
+		if i < 0 {
+			var names []string
+			for _, r := range TableRows {
+				names = append(names, r.Key)
 			}
 			return nil, fmt.Errorf("unknown row %q (rows: %s)", k, strings.Join(names, ", "))
 		}
