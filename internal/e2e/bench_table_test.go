@@ -37,6 +37,9 @@ func TestBenchTable(t *testing.T) {
 			t.Fatalf("no kit command %q in the output:\n%s", kit, out)
 		}
 	}
+	if m := regexp.MustCompile(`webhook target: (\d+) deliveries received`).FindStringSubmatch(out); m == nil || m[1] == "0" {
+		t.Fatalf("the webhook row's target received no delivery:\n%s", out)
+	}
 	if strings.Contains(out, "failed requests") || strings.Contains(out, "not measured") {
 		t.Fatalf("a row failed or was skipped:\n%s", out)
 	}

@@ -80,10 +80,15 @@ func ServeEcho(stdin io.Reader, out io.Writer, dir string, batchDelay time.Durat
 		}
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, val)
 	})
+	var hooks atomic.Int64
 	e.POST("/hook", func(c echo.Context) error {
 		_, _ = io.Copy(io.Discard, c.Request().Body)
+		hooks.Add(1)
 		return c.NoContent(http.StatusNoContent)
 	})
+	// not the kit's: how many deliveries /hook received, so that a run can
+	// tell that the webhooks it measured were sent
+	e.GET("/hook", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]int64{"received": hooks.Load()}) })
 	if pgURL != "" {
 		closePG, err := postgresBaseline(e, pgURL, BaselineFill, BaselineValueSize)
 		if err != nil {

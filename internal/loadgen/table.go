@@ -28,6 +28,7 @@ type Row struct {
 	Kit                 string  // the command that reproduces the row with the shared kit
 	App, Base           Result
 	Skipped             string // why the row was not measured
+	Hooks               int    // webhook deliveries the baseline's /hook received during the row
 }
 
 // Ratio is the appliance's throughput over the baseline's.
@@ -179,10 +180,23 @@ func measureRow(ctx context.Context, cfg Config, row *Row, base *child, contract
 		}
 	}
 	app, ref := w.rowPhases(row.Key, client, created.snapshot(), base.addr("echo"))
+	hooks, err := w.hooksReceived(base.addr("echo"))
+	if err != nil {
+		return err
+	}
 	row.App, row.Base = runPair(ctx, cfg, app, ref, &srv.rss, &base.rss, cfg.Rounds)
+	after, err := w.hooksReceived(base.addr("echo"))
+	row.Hooks = after - hooks
 	fmt.Fprintf(progress, "bench: %-9s appliance %8.0f req/s p99 %-9v baseline %8.0f req/s  ratio %.2f\n", row.Key,
 		row.App.Rate(), round(row.App.P99), row.Base.Rate(), row.Ratio())
-	return nil
+	return err
+}
+
+// hooksReceived is how many deliveries the baseline's /hook has received.
+func (w *world) hooksReceived(baseAddr string) (int, error) {
+	var v struct{ Received int }
+	err := w.call("GET", "http://"+baseAddr+"/hook", "", "", nil, &v)
+	return v.Received, err
 }
 
 // fill makes n typical contracts from clients parallel creates.

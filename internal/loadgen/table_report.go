@@ -7,7 +7,7 @@ import (
 )
 
 // Problems lists every row below its budget, over the p99 budget or with
-// failed requests.
+// failed requests, and a webhook row whose target received nothing.
 func (r *TableReport) Problems() []string {
 	var out []string
 	for _, x := range r.Rows {
@@ -19,6 +19,9 @@ func (r *TableReport) Problems() []string {
 		}
 		if x.App.P99 >= P99Budget {
 			out = append(out, fmt.Sprintf("%s: p99 %v, budget < %v", x.Work, round(x.App.P99), P99Budget))
+		}
+		if x.Key == "webhook" && x.Hooks == 0 {
+			out = append(out, x.Work+": the target received no delivery")
 		}
 		for _, res := range []Result{x.App, x.Base} {
 			if res.Errors > 0 {
@@ -55,6 +58,12 @@ func (r *TableReport) Print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%-46s %10.0f %10.0f %6.2f %7s %10v %10v\n", work, x.App.Rate(), x.Base.Rate(), x.Ratio(), budget,
 			round(x.App.P99), round(x.Base.P99))
+	}
+	for _, x := range r.Rows {
+		if x.Key == "webhook" && x.Skipped == "" {
+			fmt.Fprintf(w, "webhook target: %d deliveries received during the row (%d creates answered in its measured runs, more in warm-up)\n",
+				x.Hooks, x.App.Requests)
+		}
 	}
 	fmt.Fprintln(w, "\nthe same rows with the shared kit (../shared/bench/ratio.sh; .ci/ratio-bench builds, starts and provisions a checkout):")
 	for _, x := range TableRows {

@@ -97,6 +97,16 @@ func TestServeEchoBaselines(t *testing.T) {
 			t.Fatalf("%s %s: %d, %d bytes", c.method, c.path, resp.StatusCode, len(body))
 		}
 	}
+	var hooks struct{ Received int }
+	resp, err := http.Get(base + "/hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&hooks)
+	resp.Body.Close()
+	if err != nil || hooks.Received != 1 {
+		t.Fatalf("GET /hook: %+v %v, want the one delivery posted", hooks, err)
+	}
 	conn, err := pgx.Connect(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
