@@ -29,7 +29,11 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	keep := fs.Bool("keep", false, "keep the temporary data directory")
 	rounds := fs.Int("rounds", 3, "slices in which each budgeted route alternates with its baseline")
 	check := fs.Bool("check", false, "exit non-zero when a budget is missed or a request failed")
-	echoServer := fs.Bool("echo-server", false, "internal: serve the baselines (bare echo /ping, raw bbolt puts /put) until stdin closes")
+	echoServer := fs.Bool("echo-server", false, "internal: serve the baselines (bare echo /ping, raw bbolt /put and /get/N, /hook; /pg/put and /pg/get/N with a URL in "+loadgen.EchoPostgresEnv+") until stdin closes")
+	table := fs.Bool("table", false, "instead of the route run: the performance table, each row a ratio to its baseline of the same run (rows above)")
+	rows := fs.String("rows", "", "with --table, a comma-separated subset of: "+tableKeys()+" (default all)")
+	tableContracts := fs.Int("contracts", loadgen.TableContracts, "with --table, the contracts the random reads pick among")
+	postgres := fs.String("postgres", "", "with --table, a PostgreSQL URL: measure the pg rows there (the appliance in a new database it drops after, the baseline's table in the URL's database)")
 	noWrk := fs.Bool("no-wrk", false, "drive the budgeted routes with this process's client even where wrk is installed")
 	fill := fs.Int("fill", 0, "instead of a load run: write this many contracts of one owner into the bbolt file --data (no appliance running on it)")
 	fillData := fs.String("data", "data/contracts.db", "the bbolt file --fill writes and --latency reads")
@@ -37,7 +41,7 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 	serveBinary := fs.String("binary", "", "the contracts binary --latency serves the file with (default: this one), to compare builds on one file")
 	latency := fs.Bool("latency", false, "instead of a load run: serve the file --data that --fill wrote and time each key-interface list and search shape from one client (--duration and --max-requests per shape)")
 	if err := parseFlags(fs, args, env, commandUsage(fs, "bench [flags]",
-		"Load-test this binary on loopback ports against its baselines.")); err != nil {
+		"Load-test this binary on loopback ports against its baselines.\n\n"+tableHelp())); err != nil {
 		return err
 	}
 	if *echoServer {
@@ -46,11 +50,11 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		return loadgen.ServeEcho(os.Stdin, env.Stdout, dir, *batchDelay)
+		return loadgen.ServeEcho(os.Stdin, env.Stdout, dir, *batchDelay, env.getenv(loadgen.EchoPostgresEnv))
 	}
 	if *fill > 0 {
 		key, _ := os.ReadFile(filepath.Join(filepath.Dir(*fillData), config.MasterKeyFile))
-		f, err := loadgen.Fill(*fillData, strings.TrimSpace(string(key)), *fill, *fillWorkers, env.Stdout)
+		f, err := loadgen.Fill(ctx, *fillData, strings.TrimSpace(string(key)), *fill, *fillWorkers, env.Stdout)
 		if err != nil {
 			return fmt.Errorf("bench --fill: %w", err)
 		}
@@ -72,12 +76,27 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 		return nil
 	}
 	cfg := loadgen.Config{Binary: exe, Clients: *clients, Duration: *duration, Warmup: *warmup, MaxRequests: *maxRequests,
-		LogLevel: *logLevel, BatchDelay: *batchDelay, Keep: *keep, Rounds: *rounds}
+		LogLevel: *logLevel, BatchDelay: *batchDelay, Keep: *keep, Rounds: *rounds, Postgres: *postgres}
 	if *routes != "" {
 		cfg.Routes = strings.Split(*routes, ",")
 	}
 	if path, err := exec.LookPath("wrk"); err == nil && !*noWrk {
 		cfg.Wrk = path // the shared kit's driver, as ratio.sh runs it
+	}
+	if *table {
+		var keys []string
+		if *rows != "" {
+			keys = strings.Split(*rows, ",")
+		}
+		rep, err := loadgen.Table(ctx, cfg, keys, *tableContracts, env.Stdout)
+		if err != nil {
+			return fmt.Errorf("bench --table: %w", err)
+		}
+		rep.Print(env.Stdout)
+		if p := rep.Problems(); *check && len(p) > 0 {
+			return fmt.Errorf("bench --table: %d problems", len(p))
+		}
+		return nil
 	}
 	rep, err := loadgen.Run(ctx, cfg, env.Stdout)
 	if err != nil {
@@ -88,4 +107,23 @@ func benchCommand(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("bench: %d problems", len(p))
 	}
 	return nil
+}
+
+func tableKeys() string {
+	keys := make([]string, len(loadgen.TableRows))
+	for i, r := range loadgen.TableRows {
+		keys[i] = r.Key
+	}
+	return strings.Join(keys, ",")
+}
+
+// tableHelp lists the rows of --table with the shared kit's command that
+// reproduces each (docs/operations.md).
+func tableHelp() string {
+	var b strings.Builder
+	b.WriteString("--table rows (--rows KEY,...), each with the shared kit's command that measures it:\n")
+	for _, r := range loadgen.TableRows {
+		fmt.Fprintf(&b, "  %-9s %s, vs %s (budget ≥ %.2f): %s\n", r.Key, r.Work, r.Baseline, r.Budget, r.Kit)
+	}
+	return b.String()
 }

@@ -187,7 +187,7 @@ func (w *world) phases(client *http.Client, created *ids, pool func() []string) 
 		"create": {name: nameCreate, op: httpOp(client, 200, func(int) (*http.Request, error) {
 			req, err := jsonReq("POST", w.embedded+"/v1/contracts", contractBody)
 			return bearer(req), err
-		}, created.add), wrk: &wrkRequest{"POST", w.embedded + "/v1/contracts", "Authorization: Bearer " + w.token, contractBody}},
+		}, created.add), wrk: &wrkRequest{method: "POST", url: w.embedded + "/v1/contracts", header: "Authorization: Bearer " + w.token, body: contractBody}},
 		"read": {name: nameRead, op: httpOp(client, 200, func(n int) (*http.Request, error) {
 			req, err := http.NewRequest("GET", w.embedded+"/v1/contracts/"+pick(n), nil)
 			return bearer(req), err

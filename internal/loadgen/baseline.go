@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -17,18 +19,25 @@ import (
 
 // The baselines are those of the shared bench kit's baseline server, so
 // that this load generator's ratios and ratio.sh's are the same figure: a
-// bare echo handler writing a small JSON object (GET /ping), and raw bbolt
+// bare echo handler writing a small JSON object (GET /ping), raw bbolt
 // Batch puts over HTTP (POST /put): one value of BaselineValueSize random
 // bytes under a time-ordered key (as contract ids are), with the server's
-// MaxBatchDelay.
+// MaxBatchDelay; raw bbolt reads of one of BaselineFill stored values in a
+// read transaction (GET /get/N); a webhook receiver answering 204 (POST
+// /hook); and with a PostgreSQL URL the same reads and writes on a table
+// there (GET /pg/get/N, POST /pg/put).
 
 // BaselineValueSize is the size of a raw put, about one stored contract.
 const BaselineValueSize = 1536
 
-// ServeEcho serves both baselines on a loopback port, the puts into a
-// bbolt file in dir with batchDelay. It prints "listening ADDR" on out
-// and serves until stdin reaches end of file.
-func ServeEcho(stdin io.Reader, out io.Writer, dir string, batchDelay time.Duration) error {
+// BaselineFill is how many values /get/N reads among, as the kit's -fill.
+const BaselineFill = 10000
+
+// ServeEcho serves the baselines on a loopback port, the puts into a
+// bbolt file in dir with batchDelay, and the /pg routes on pgURL when it is
+// not empty. It prints "listening ADDR" on out and serves until stdin
+// reaches end of file.
+func ServeEcho(stdin io.Reader, out io.Writer, dir string, batchDelay time.Duration, pgURL string) error {
 	db, err := bolt.Open(filepath.Join(dir, "baseline.db"), 0o600, nil)
 	if err != nil {
 		return err
@@ -55,6 +64,38 @@ func ServeEcho(stdin io.Reader, out io.Writer, dir string, batchDelay time.Durat
 		}
 		return c.JSON(http.StatusOK, map[string]string{"id": "ok"})
 	})
+	if err := fillBaseline(db, BaselineFill, BaselineValueSize); err != nil {
+		return err
+	}
+	e.GET("/get/:n", func(c echo.Context) error {
+		n, _ := strconv.Atoi(c.Param("n"))
+		key := make([]byte, 8)
+		binary.BigEndian.PutUint64(key, uint64(n%BaselineFill))
+		var val []byte
+		if err := db.View(func(tx *bolt.Tx) error {
+			val = append(val, tx.Bucket(filled).Get(key)...)
+			return nil
+		}); err != nil {
+			return err
+		}
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, val)
+	})
+	var hooks atomic.Int64
+	e.POST("/hook", func(c echo.Context) error {
+		_, _ = io.Copy(io.Discard, c.Request().Body)
+		hooks.Add(1)
+		return c.NoContent(http.StatusNoContent)
+	})
+	// not the kit's: how many deliveries /hook received, so that a run can
+	// tell that the webhooks it measured were sent
+	e.GET("/hook", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]int64{"received": hooks.Load()}) })
+	if pgURL != "" {
+		closePG, err := postgresBaseline(e, pgURL, BaselineFill, BaselineValueSize)
+		if err != nil {
+			return err
+		}
+		defer closePG()
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -69,6 +110,29 @@ func ServeEcho(stdin io.Reader, out io.Writer, dir string, batchDelay time.Durat
 		return err
 	}
 	return nil
+}
+
+var filled = []byte("filled")
+
+// fillBaseline writes n JSON values of about size bytes under 8-byte
+// sequential keys, as the kit's baseline does at start.
+func fillBaseline(db *bolt.DB, n, size int) error {
+	val := []byte(`{"id":"7d0f6b3a-58c4-4e1e-9d7e-2f1f0c9a1b2c","text":"` + strings.Repeat("x", max(0, size-60)) + `"}`)
+	return db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(filled)
+		if err != nil {
+			return err
+		}
+		b.FillPercent = 1
+		for i := range n {
+			key := make([]byte, 8)
+			binary.BigEndian.PutUint64(key, uint64(i))
+			if err := b.Put(key, val); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // echoPhase measures the bare echo baseline served by its own process.

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,8 +34,9 @@ type Filled struct {
 // writers, which bbolt batches into large transactions. Every loop is
 // bounded by n. Progress goes to progress every tenth of n. The webhook
 // secrets of the app and key are encrypted under masterKey: the appliance's
-// (data/master.key), or a throwaway one when it is empty.
-func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, error) {
+// (data/master.key), or a throwaway one when it is empty. When ctx ends
+// the workers stop after their current create.
+func Fill(ctx context.Context, path, masterKey string, n, workers int, progress io.Writer) (*Filled, error) {
 	if masterKey == "" {
 		masterKey = signflow.RandomToken(32)
 	}
@@ -63,7 +65,7 @@ func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := next.Add(1); i <= int64(n); i = next.Add(1) {
+			for i := next.Add(1); i <= int64(n) && ctx.Err() == nil; i = next.Add(1) {
 				c := *in
 				if _, err := svc.CreateContract(access, &c, signflow.Actor{IP: "127.0.0.1"}); err != nil {
 					mu.Lock()
@@ -80,6 +82,9 @@ func Fill(path, masterKey string, n, workers int, progress io.Writer) (*Filled, 
 	}
 	wg.Wait()
 	out.Contracts, out.Took = int(done.Load()), time.Since(start)
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = fmt.Errorf("stopped after %d contracts: %w", out.Contracts, ctx.Err())
+	}
 	return out, firstErr
 }
 

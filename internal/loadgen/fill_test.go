@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"context"
 	"io"
 	"path/filepath"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // record, indexes and audit event), readable through the key it made.
 func TestFillWritesContracts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "contracts.db")
-	f, err := Fill(path, "", 300, 16, io.Discard)
+	f, err := Fill(context.Background(), path, "", 300, 16, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,3 +44,29 @@ func TestFillWritesContracts(t *testing.T) {
 		t.Fatalf("the key lists %d contracts (%v), want 300", total, err)
 	}
 }
+
+// A fill whose context ends stops: the contracts written so far are whole,
+// and it says it stopped.
+func TestFillStopsWithItsContext(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contracts.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// the first progress line (a tenth written) ends the context
+	f, err := Fill(ctx, path, "", 1000, 4, cancelWriter(cancel))
+	if err == nil || f.Contracts < 100 || f.Contracts >= 1000 {
+		t.Fatalf("a cancelled fill wrote %d contracts, error %v", f.Contracts, err)
+	}
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	counts, err := db.ExportCounts()
+	if err != nil || counts["contracts"] != f.Contracts || counts["audit"] != f.Contracts {
+		t.Fatalf("contracts %d, audit events %d, reported %d (%v)", counts["contracts"], counts["audit"], f.Contracts, err)
+	}
+}
+
+type cancelWriter func()
+
+func (c cancelWriter) Write(p []byte) (int, error) { c(); return len(p), nil }

@@ -40,6 +40,10 @@ type Config struct {
 	// baselines are driven by wrk -t2 as ratio.sh does (twice each, the
 	// whole Duration each time) instead of by this process's client.
 	Wrk string
+	// Postgres is the URL of a PostgreSQL server on which Table measures
+	// the appliance (in a database of its own there) against the raw
+	// INSERTs and SELECTs of the baseline (on a table in the URL's database).
+	Postgres string
 }
 
 // Defaults fills the zero fields.

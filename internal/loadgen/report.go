@@ -9,7 +9,7 @@ import (
 // Budgets (docs/operations.md) that one bench run checks.
 const (
 	ReadBudget  = 0.75 // authenticated GET /v1/contracts/{id} / bare echo
-	WriteBudget = 0.70 // POST /v1/contracts / raw bbolt Batch
+	WriteBudget = 0.75 // POST /v1/contracts / raw bbolt Batch
 	RSSBudget   = 100 << 20
 )
 

@@ -31,8 +31,9 @@ type child struct {
 }
 
 // startServer runs "contracts serve" on loopback ports in dataDir, with the
-// rate limits off (a load test is one client IP) and the given log level.
-func startServer(ctx context.Context, cfg Config, dataDir, adminToken string) (*child, error) {
+// rate limits off (a load test is one client IP) and the given log level;
+// extra is more of its environment (NAME=value).
+func startServer(ctx context.Context, cfg Config, dataDir, adminToken string, extra ...string) (*child, error) {
 	// Ports are chosen here, not by the server's log: at a log level above
 	// info it does not say where it listens.
 	addrs := map[string]string{}
@@ -50,7 +51,7 @@ func startServer(ctx context.Context, cfg Config, dataDir, adminToken string) (*
 		"CONTRACTS_RATELIMIT__SESSIONSPERPARTYPERHOUR=0",
 		"CONTRACTS_DATA__BATCHDELAY=" + cfg.BatchDelay.String(), "CONTRACTS_LOG__FORMAT=json"}
 	c := &child{cmd: exec.Command(cfg.Binary, args...), done: make(chan struct{}), addrs: addrs}
-	c.cmd.Env = append(cleanEnv(), env...)
+	c.cmd.Env = append(append(cleanEnv(), env...), extra...)
 	c.cmd.SysProcAttr = dieWithParent()
 	stderr, err := c.cmd.StderrPipe()
 	if err != nil {
@@ -162,12 +163,21 @@ func (c *child) kill() {
 	<-c.done
 }
 
+// EchoPostgresEnv carries the PostgreSQL URL of the baselines to
+// "contracts bench --echo-server".
+const EchoPostgresEnv = "CONTRACTS_BENCH_POSTGRES"
+
 // startEcho runs "contracts bench --echo-server": the baselines (baseline.go)
-// in their own process, like the appliance. It stops when its stdin closes.
+// in their own process, like the appliance, with the /pg routes when
+// cfg.Postgres is set. It stops when its stdin closes.
 func startEcho(ctx context.Context, cfg Config) (*child, io.Closer, error) {
 	c := &child{cmd: exec.Command(cfg.Binary, "bench", "--echo-server", "--batch-delay", cfg.BatchDelay.String()),
 		done: make(chan struct{}), addrs: map[string]string{}}
 	c.cmd.Env = cleanEnv()
+	if cfg.Postgres != "" {
+		// in the environment, not the arguments: ps shows those to every user
+		c.cmd.Env = append(c.cmd.Env, EchoPostgresEnv+"="+cfg.Postgres)
+	}
 	c.cmd.SysProcAttr = dieWithParent()
 	stdin, err := c.cmd.StdinPipe()
 	if err != nil {

@@ -13,10 +13,12 @@ import (
 )
 
 // wrkRequest is what wrk sends when it drives a phase, as the shared
-// bench kit's ratio.sh does: one request, again and again.
+// bench kit's ratio.sh does: one request, again and again, or the requests
+// of a Lua script (lua, then url is the server's root).
 type wrkRequest struct {
 	method, url, header string // header: "Name: value" or empty
 	body                []byte
+	lua                 string
 }
 
 // wrkSlice drives r with wrk -t2 -c clients for d (whole seconds, at least
@@ -27,13 +29,17 @@ func wrkSlice(ctx context.Context, bin string, clients int, d time.Duration, r *
 	if r.header != "" {
 		args = append(args, "-H", r.header)
 	}
-	if r.method != "GET" {
+	if r.method != "GET" || r.lua != "" {
 		script, err := os.CreateTemp("", "contracts-wrk-*.lua")
 		if err != nil {
 			return Result{}, err
 		}
 		defer os.Remove(script.Name())
-		fmt.Fprintf(script, "wrk.method = %q\nwrk.body = %s\nwrk.headers[\"Content-Type\"] = \"application/json\"\n", r.method, luaString(r.body))
+		if r.lua != "" {
+			fmt.Fprint(script, r.lua)
+		} else {
+			fmt.Fprintf(script, "wrk.method = %q\nwrk.body = %s\nwrk.headers[\"Content-Type\"] = \"application/json\"\n", r.method, luaString(r.body))
+		}
 		if err := script.Close(); err != nil {
 			return Result{}, err
 		}
@@ -121,4 +127,30 @@ func parseWrkDuration(s string) (time.Duration, error) {
 		}
 	}
 	return 0, fmt.Errorf("wrk: a time %q", s)
+}
+
+// mixLua is the wrk script of ratio.sh's reads and mixed: each request a
+// GET of get followed by a random one of ids (or a number below n when ids
+// is empty), and with post every tenth request a POST of body to post.
+func mixLua(ids []string, get string, n int, post string, body []byte) string {
+	var b strings.Builder
+	pick := fmt.Sprintf("math.random(0, %d)", n-1)
+	if len(ids) > 0 {
+		b.WriteString("local ids = {")
+		for i, id := range ids {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(id))
+		}
+		b.WriteString("}\n")
+		pick = "ids[math.random(#ids)]"
+	}
+	fmt.Fprintf(&b, "wrk.headers[\"Content-Type\"] = \"application/json\"\nlocal body = %s\nlocal n = 0\n", luaString(body))
+	b.WriteString("request = function()\n  n = n + 1\n")
+	if post != "" {
+		fmt.Fprintf(&b, "  if n %% 10 == 0 then return wrk.format(\"POST\", %q, nil, body) end\n", post)
+	}
+	fmt.Fprintf(&b, "  return wrk.format(\"GET\", %q .. %s)\nend\n", get, pick)
+	return b.String()
 }

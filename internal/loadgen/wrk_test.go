@@ -57,7 +57,7 @@ func TestWrkPairDrivesBothSides(t *testing.T) {
 	}))
 	defer post.Close()
 	cfg := Config{Clients: 4, Duration: time.Second, Wrk: bin}
-	a := phase{name: "post", wrk: &wrkRequest{"POST", post.URL + "/", "Authorization: Bearer x", []byte(`{"a":"]]"}`)}}
+	a := phase{name: "post", wrk: &wrkRequest{method: "POST", url: post.URL + "/", header: "Authorization: Bearer x", body: []byte(`{"a":"]]"}`)}}
 	b := phase{name: "get", wrk: &wrkRequest{method: "GET", url: get.URL + "/"}}
 	ra, rb := wrkPair(context.Background(), cfg, a, b, nil, nil)
 	if ra.Errors != 0 || rb.Errors != 0 || badPosts.Load() != 0 {
