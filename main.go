@@ -1,6 +1,7 @@
 // Command contracts is a self-hosted contract-signing appliance: one binary
-// serving the embedded and key interfaces, the signing page and an admin API
-// over one bbolt file. The commands live in internal/cli.
+// serving the embedded and key interfaces, the signing page, the cabinet and
+// an admin API over one bbolt file, or over one PostgreSQL database shared by
+// several nodes. The commands live in internal/cli.
 package main
 
 import (

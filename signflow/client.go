@@ -208,6 +208,14 @@ func ClientTypeOf(in string) string {
 // ValidIN reports whether s is a 14-digit personal or 9-digit taxpayer number.
 func ValidIN(s string) bool { return isDigits(s, 14) || isDigits(s, 9) }
 
+// CheckIN refuses, naming field, a number that ValidIN does not accept.
+func CheckIN(field, in string) error {
+	if !ValidIN(in) {
+		return Errorf(EINVALID, "%s: must be 14 digits (individual) or 9 digits (company)", field)
+	}
+	return nil
+}
+
 func isDigits(s string, n int) bool {
 	if len(s) != n {
 		return false

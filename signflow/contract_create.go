@@ -140,8 +140,8 @@ func resolveParties(a *Access, in *ContractInput) error {
 		in.SellerIN = a.OwnerIN
 	}
 	for field, v := range map[string]string{"buyerIn": in.BuyerIN, "sellerIn": in.SellerIN} {
-		if !ValidIN(v) {
-			return Errorf(EINVALID, "%s: must be 14 digits (individual) or 9 digits (company)", field)
+		if err := CheckIN(field, v); err != nil {
+			return err
 		}
 	}
 	if in.BuyerIN == in.SellerIN {

@@ -22,7 +22,9 @@ const (
 	paymeInsufficientKey = -32504
 )
 
-// PaymeError is an error answer of Payme's Merchant API.
+// PaymeError is an error answer of Payme's Merchant API. Message, the
+// text the payer reads in Payme's three languages, is filled by the
+// interface from assets/i18n (payments.json) by Code.
 type PaymeError struct {
 	Code    int               `json:"code"`
 	Message map[string]string `json:"message"`
@@ -31,26 +33,10 @@ type PaymeError struct {
 
 func (e *PaymeError) Error() string { return fmt.Sprintf("payme error %d", e.Code) }
 
-// paymeMessages are the errors' messages in Payme's three languages.
-var paymeMessages = map[int][3]string{
-	-31001: {"Неверная сумма", "Noto'g'ri summa", "Wrong amount"},
-	-31003: {"Транзакция не найдена", "Tranzaksiya topilmadi", "Transaction not found"},
-	-31007: {"Невозможно отменить транзакцию", "Tranzaksiyani bekor qilib bo'lmaydi", "The transaction cannot be cancelled"},
-	-31008: {"Невозможно выполнить операцию", "Amalni bajarib bo'lmaydi", "The operation cannot be performed"},
-	-31050: {"Договор не найден", "Shartnoma topilmadi", "Contract not found"},
-	-31051: {"Договор не принимает оплату", "Shartnoma to'lov qabul qilmaydi", "The contract takes no payments now"},
-	-32400: {"Системная ошибка", "Tizim xatosi", "Internal error"},
-	-32504: {"Недостаточно привилегий для выполнения метода", "Usulni bajarish uchun huquq yetarli emas", "Insufficient privileges"},
-	-32600: {"Неверный запрос", "Noto'g'ri so'rov", "Invalid request"},
-	-32601: {"Метод не найден", "Usul topilmadi", "Method not found"},
-	-32700: {"Ошибка разбора JSON", "JSON tahlilida xato", "Parse error"},
-}
-
 // PaymeErr is the error answer with the code; data names the account
 // field an account error concerns.
 func PaymeErr(code int, data string) *PaymeError {
-	m := paymeMessages[code]
-	return &PaymeError{Code: code, Message: map[string]string{"ru": m[0], "uz": m[1], "en": m[2]}, Data: data}
+	return &PaymeError{Code: code, Data: data}
 }
 
 // PaymeMerchant finds the owner whose Payme key it is: by the key's hash,

@@ -18,7 +18,7 @@ var cabinetBuckets = [][]byte{bucketCabinetLogins, bucketCabinetSessions, bucket
 // cabinet's buckets, keeps its data and takes cabinet records.
 func TestMigrateSchema1GainsCabinetBuckets(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "contracts.db")
-	db := migOpen(t, path, Options{})
+	db := openMigrateDB(t, path, Options{})
 	migPutClient(t, db, "301234567", "Alpha LLC")
 	err := db.bolt.Update(func(btx *bolt.Tx) error {
 		for _, name := range cabinetBuckets {
@@ -34,7 +34,7 @@ func TestMigrateSchema1GainsCabinetBuckets(t *testing.T) {
 	migSetSchema(t, db, 1)
 	db.Close()
 
-	db = migOpen(t, path, Options{})
+	db = openMigrateDB(t, path, Options{})
 	defer db.Close()
 	if v, _ := db.SchemaVersion(); v != CurrentSchema() || v < 2 {
 		t.Fatalf("schema %d after opening; want %d", v, CurrentSchema())

@@ -11,7 +11,7 @@ import (
 // that leaves the memo valid, sends readers back to a transaction, whose
 // check makes the memo fresh again.
 func TestFreshMemoEndsWithAnyWrite(t *testing.T) {
-	db, c, update, view := memoWorld(t)
+	db, c, update, view := newMemoWorld(t)
 	if m := db.FreshMemo("c1", "m"); m != nil {
 		t.Fatalf("before any memo: %v", m)
 	}

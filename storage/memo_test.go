@@ -12,7 +12,7 @@ import (
 // snapshot is known to hold in it, and still lost when the contract changes
 // after.
 func TestMemoFollowsWrites(t *testing.T) {
-	db, c, update, _ := memoWorld(t)
+	db, c, update, _ := newMemoWorld(t)
 	// keep reads the contract and keeps v as its memo "m".
 	keep := func(v string) {
 		t.Helper()

@@ -13,8 +13,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// migOpen opens path, failing the test on error.
-func migOpen(t *testing.T, path string, opt Options) *DB {
+// openMigrateDB opens path, failing the test on error.
+func openMigrateDB(t *testing.T, path string, opt Options) *DB {
 	t.Helper()
 	db, err := Open(path, opt)
 	if err != nil {
@@ -64,7 +64,7 @@ func migWithExtra(t *testing.T, extra ...func(*bolt.Tx) error) {
 
 func TestMigrateFreshFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "contracts.db")
-	db := migOpen(t, path, Options{})
+	db := openMigrateDB(t, path, Options{})
 	defer db.Close()
 	if v, err := db.SchemaVersion(); err != nil || v != CurrentSchema() || v == 0 {
 		t.Fatalf("fresh file at schema %d (%v), want %d", v, err, CurrentSchema())
@@ -98,12 +98,12 @@ func TestMigrateFreshFile(t *testing.T) {
 // build before versioning left it) is snapshotted, then migrated.
 func TestMigrateUnversionedFileWithData(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "contracts.db")
-	db := migOpen(t, path, Options{})
+	db := openMigrateDB(t, path, Options{})
 	migPutClient(t, db, "301234567", "Old Data LLC")
 	migSetSchema(t, db, 0)
 	db.Close()
 
-	db = migOpen(t, path, Options{})
+	db = openMigrateDB(t, path, Options{})
 	defer db.Close()
 	if v, _ := db.SchemaVersion(); v != CurrentSchema() {
 		t.Fatalf("schema %d after migration, want %d", v, CurrentSchema())
@@ -112,7 +112,7 @@ func TestMigrateUnversionedFileWithData(t *testing.T) {
 		t.Fatal("the migration lost the data")
 	}
 	bak := path + ".pre-v" + strconv.FormatUint(CurrentSchema(), 10) + ".bak"
-	old := migOpen(t, bak, Options{ReadOnly: true})
+	old := openMigrateDB(t, bak, Options{ReadOnly: true})
 	defer old.Close()
 	if v, _ := old.SchemaVersion(); v != 0 {
 		t.Fatalf("snapshot at schema %d, want the old 0", v)
@@ -126,7 +126,7 @@ func TestMigrateUnversionedFileWithData(t *testing.T) {
 // once, after a snapshot of the file as it was.
 func TestMigrateToNextSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "contracts.db")
-	db := migOpen(t, path, Options{})
+	db := openMigrateDB(t, path, Options{})
 	migPutClient(t, db, "301234567", "Alpha LLC")
 	db.Close()
 	from := CurrentSchema()
@@ -136,7 +136,7 @@ func TestMigrateToNextSchema(t *testing.T) {
 		runs++
 		return btx.Bucket(bucketMeta).Put([]byte("migrated"), []byte("yes"))
 	})
-	db = migOpen(t, path, Options{})
+	db = openMigrateDB(t, path, Options{})
 	if v, _ := db.SchemaVersion(); v != from+1 {
 		t.Fatalf("schema %d, want %d", v, from+1)
 	}
@@ -144,14 +144,14 @@ func TestMigrateToNextSchema(t *testing.T) {
 		t.Fatalf("the new migration ran %d times, marker %q", runs, m)
 	}
 	db.Close()
-	db = migOpen(t, path, Options{})
+	db = openMigrateDB(t, path, Options{})
 	db.Close()
 	if runs != 1 {
 		t.Fatalf("a migrated file was migrated again (%d runs)", runs)
 	}
 
 	bak := path + ".pre-v" + strconv.FormatUint(from+1, 10) + ".bak"
-	old := migOpen(t, bak, Options{ReadOnly: true})
+	old := openMigrateDB(t, bak, Options{ReadOnly: true})
 	defer old.Close()
 	if v, _ := old.SchemaVersion(); v != from {
 		t.Fatalf("snapshot at schema %d, want %d", v, from)
@@ -165,7 +165,7 @@ func TestMigrateToNextSchema(t *testing.T) {
 // and leaves the file at its old schema, with the snapshot beside it.
 func TestMigrateFailureLeavesFileAsItWas(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "contracts.db")
-	db := migOpen(t, path, Options{})
+	db := openMigrateDB(t, path, Options{})
 	migPutClient(t, db, "301234567", "Alpha LLC")
 	db.Close()
 	from := CurrentSchema()
@@ -182,7 +182,7 @@ func TestMigrateFailureLeavesFileAsItWas(t *testing.T) {
 	} else if !strings.Contains(err.Error(), "migration to schema "+strconv.FormatUint(from+1, 10)) || !strings.Contains(err.Error(), "disk says no") {
 		t.Fatalf("error %q does not name the migration and its cause", err)
 	}
-	db = migOpen(t, path, Options{ReadOnly: true})
+	db = openMigrateDB(t, path, Options{ReadOnly: true})
 	defer db.Close()
 	if v, _ := db.SchemaVersion(); v != from || !migHasClient(t, db, "301234567") {
 		t.Fatalf("a failed migration changed the file: schema %d", v)
@@ -196,7 +196,7 @@ func TestMigrateFailureLeavesFileAsItWas(t *testing.T) {
 // opened, and not touched.
 func TestMigrateRefusesNewerSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "contracts.db")
-	db := migOpen(t, path, Options{})
+	db := openMigrateDB(t, path, Options{})
 	newer := CurrentSchema() + 1
 	migSetSchema(t, db, newer)
 	db.Close()
@@ -210,7 +210,7 @@ func TestMigrateRefusesNewerSchema(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-	db = migOpen(t, path, Options{ReadOnly: true})
+	db = openMigrateDB(t, path, Options{ReadOnly: true})
 	defer db.Close()
 	if v, _ := db.SchemaVersion(); v != newer {
 		t.Fatalf("the refused file was changed to schema %d", v)

@@ -1,6 +1,6 @@
 // Package cli is the contracts command line: serve, admin, backup,
-// restore, bench, version. main calls Run; the end-to-end tests call it
-// too, in their own process.
+// restore, migrate (a bbolt file into PostgreSQL), bench, ready, version.
+// main calls Run; the end-to-end tests call it too, in their own process.
 package cli
 
 import (

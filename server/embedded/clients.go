@@ -76,8 +76,8 @@ func (h *handler) registerClient(c echo.Context) error {
 // "number not 14 (or 9) digits"); one the tenant holds no record of, 404.
 func (h *handler) getClient(c echo.Context) error {
 	in := c.Param("in")
-	if !signflow.ValidIN(in) {
-		return signflow.Errorf(signflow.EINVALID, "in: must be 14 digits (individual) or 9 digits (company)")
+	if err := signflow.CheckIN("in", in); err != nil {
+		return err
 	}
 	out, err := h.svc.FindClient(access(c), in)
 	if err != nil {

@@ -52,7 +52,7 @@ var (
 )
 
 // Files lists every strings file, for tests that check them all.
-var Files = []Source{documentFile, signFile, cabinetFile, verifyFile, consoleFile, demoFile, smsFile}
+var Files = []Source{documentFile, signFile, cabinetFile, verifyFile, consoleFile, demoFile, smsFile, paymentsFile}
 
 // Load reads the sources into one set. A key in two sources is a defect,
 // as is a bad file: the files are embedded in the binary, so it panics.

@@ -27,8 +27,8 @@ type clientResponse struct {
 // a number that is not 14 or 9 digits, 404 when the tenant holds no record.
 func (h *handler) readClient(c echo.Context) error {
 	in := c.Param("in")
-	if !signflow.ValidIN(in) {
-		return signflow.Errorf(signflow.EINVALID, "in: must be 14 digits (individual) or 9 digits (company)")
+	if err := signflow.CheckIN("in", in); err != nil {
+		return err
 	}
 	cl, err := h.svc.FindClient(access(c), in)
 	if err != nil {

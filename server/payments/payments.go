@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"contracts/server"
+	"contracts/server/i18n"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
@@ -88,7 +89,7 @@ func (h *handler) payme(c echo.Context) error {
 				h.log.Error().Err(err).Msg("payme")
 				pe = signflow.PaymeErr(-32400, "")
 			}
-			a.Error = pe
+			a.Error = &signflow.PaymeError{Code: pe.Code, Message: i18n.PaymeMessage(pe.Code), Data: pe.Data}
 		} else {
 			a.Result = result
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -105,7 +106,27 @@ func payme(t *testing.T, base, method string, params map[string]any) (result, rp
 	if resp.StatusCode != 200 || json.Unmarshal(data, &a) != nil {
 		t.Fatalf("%s: %d %s", method, resp.StatusCode, data)
 	}
+	if a.Error != nil {
+		// Every error says its message in Payme's three languages.
+		msg, _ := a.Error["message"].(map[string]any)
+		for _, lang := range []string{"ru", "uz", "en"} {
+			if s, _ := msg[lang].(string); s == "" {
+				t.Fatalf("%s: error %v has no %s message", method, a.Error, lang)
+			}
+		}
+	}
 	return a.Result, a.Error
+}
+
+// An error's message is the one assets/i18n/payments.json gives its code.
+func TestPaymeErrorMessage(t *testing.T) {
+	w := newWorld(t, nil)
+	created := w.Contract(t)
+	_, e := payme(t, w.url, "CheckPerformTransaction", map[string]any{"amount": 100, "account": map[string]string{"contract": created.Number}})
+	want := map[string]any{"ru": "Договор не принимает оплату", "uz": "Shartnoma to'lov qabul qilmaydi", "en": "The contract takes no payments now"}
+	if e["code"] != float64(-31051) || !reflect.DeepEqual(e["message"], want) {
+		t.Fatalf("a CREATED contract: %v, want code -31051 and message %v", e, want)
+	}
 }
 
 func (w *world) account() map[string]string { return map[string]string{"contract": w.contract.Number} }

@@ -38,7 +38,7 @@ var benchEngines = []struct {
 func BenchmarkEngines(b *testing.B) {
 	for _, e := range benchEngines {
 		b.Run(e.name+"/create", func(b *testing.B) {
-			w, app := benchWorld(b, e.open(b))
+			w, app := newBenchWorld(b, e.open(b))
 			b.SetParallelism(8)
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
@@ -52,7 +52,7 @@ func BenchmarkEngines(b *testing.B) {
 			})
 		})
 		b.Run(e.name+"/read", func(b *testing.B) {
-			w, app := benchWorld(b, e.open(b))
+			w, app := newBenchWorld(b, e.open(b))
 			ids := make([]string, 256)
 			for i := range ids {
 				ids[i] = w.Contract(b).ID
@@ -72,9 +72,9 @@ func BenchmarkEngines(b *testing.B) {
 	}
 }
 
-// benchWorld is a Standard world with an app that has a webhook, so that
+// newBenchWorld is a Standard world with an app that has a webhook, so that
 // a created contract writes an outbox row.
-func benchWorld(b *testing.B, store signflow.Store) (*fixture.Standard, *signflow.Access) {
+func newBenchWorld(b *testing.B, store signflow.Store) (*fixture.Standard, *signflow.Access) {
 	w := fixture.NewStandardOn(b, store)
 	cred := fixture.MustCredential(b, w.Service.CreateApp, &signflow.CredentialInput{Name: "Bench", OwnerIN: fixture.OwnerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true, WebhookURL: "https://shop.example/hook"})
