@@ -53,8 +53,11 @@ type DB struct {
 	deliveryAdded atomic.Pointer[func()]
 	// cache keeps decoded hot records beside their bytes (cache.go).
 	cache *recordCache
-	// memos keeps what readers derived from contracts (memo.go).
-	memos *memoCache
+	// memos keeps what readers derived from contracts, and written the
+	// latest writes of contracts, by which a memo is known to hold
+	// without a transaction (memo.go).
+	memos   *memoCache
+	written contractWrites
 	// stable notes the writes that end what the cache knows of the
 	// rarely written buckets (cache.go).
 	stable stableWrites

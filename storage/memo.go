@@ -164,8 +164,10 @@ func (t *tx) readSnapshot() uint64 {
 }
 
 // FreshMemo returns the memo name of the contract id without a
-// transaction, when no write transaction has committed since a snapshot
-// the memo is known to hold in: the file is then as that snapshot saw it.
+// transaction, when the file is known to hold, now, what the memo was
+// derived from: no write has committed since a snapshot the memo is
+// known to hold in, or none of those since wrote the contract or a
+// stable bucket (then the memo is known to hold in the latest snapshot).
 // Otherwise nil, and the caller reads in a transaction (Memo).
 func (db *DB) FreshMemo(id, name string) any {
 	if db.memos == nil {
@@ -176,10 +178,63 @@ func (db *DB) FreshMemo(id, name string) any {
 	if !ok {
 		return nil
 	}
-	if m := e.find(name); m != nil && m.seen.Load() >= last {
+	m := e.find(name)
+	if m == nil {
+		return nil
+	}
+	seen := m.seen.Load()
+	if seen >= last {
 		return m.v
 	}
-	return nil
+	if !db.written.unchanged(id, seen, last) || !db.stable.unchanged(seen, last) {
+		return nil
+	}
+	m.seen.CompareAndSwap(seen, last)
+	return m.v
+}
+
+// contractWrites notes, by contract id, the latest write transaction that
+// wrote the contract, noted before it commits: while the notes reach back
+// far enough, a reader learns without a transaction that a contract kept
+// its bytes from one snapshot to another. A transaction that rolls back
+// leaves its note, which costs a check in a transaction, never a stale
+// answer.
+type contractWrites struct {
+	mu    sync.RWMutex
+	ids   map[string]uint64
+	floor uint64 // the notes of transactions up to floor may be forgotten
+}
+
+// contractWritesKept bounds the notes; past it they start over.
+const contractWritesKept = 8192
+
+// add notes that the write transaction tx writes the contract id.
+func (w *contractWrites) add(id string, tx uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.ids) >= contractWritesKept {
+		clear(w.ids)
+		w.floor = max(w.floor, tx)
+	}
+	if w.ids == nil {
+		w.ids = map[string]uint64{}
+	}
+	w.ids[id] = max(w.ids[id], tx)
+}
+
+// unchanged reports whether no write transaction after snapshot lo and at
+// or before snapshot hi is known to have written the contract id, and the
+// notes reach back to lo.
+func (w *contractWrites) unchanged(id string, lo, hi uint64) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if lo < w.floor {
+		return false
+	}
+	// Only the latest write is noted: one after hi may hide another
+	// between lo and hi.
+	tx, ok := w.ids[id]
+	return !ok || tx <= lo
 }
 
 // noteCommit has lastWrite raised to the write transaction's id once it
