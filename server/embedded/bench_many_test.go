@@ -41,6 +41,7 @@ func BenchmarkMixedReadsCreates(b *testing.B) {
 	e, tok, paths := manyEnv(b)
 	body := string(loadgen.ContractBody(e.Template.ID))
 	var next atomic.Uint64
+	before := e.DB.Bolt().Stats().TxN
 	b.ReportAllocs()
 	b.SetParallelism(8)
 	b.ResetTimer()
@@ -59,6 +60,9 @@ func BenchmarkMixedReadsCreates(b *testing.B) {
 			serve(b, e, req)
 		}
 	})
+	b.StopTimer()
+	// read transactions per request: a create opens one, a kept answer none
+	b.ReportMetric(float64(e.DB.Bolt().Stats().TxN-before)/float64(b.N), "readtx/op")
 }
 
 // manyEnv is an interface over manyContracts typical contracts of app A,
