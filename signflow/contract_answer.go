@@ -20,12 +20,30 @@ type FreshMemos interface {
 	FreshMemo(id, name string) any
 }
 
-// encodedContract is a contract's view as encode wrote it, with the
-// contract it was made from (to check each reader's access against).
+// encodedContract is a contract's view as encode wrote it, with what the
+// access checks read of the contract it was made from (reachOf).
 type encodedContract struct {
 	c   *Contract
 	out []byte
 }
+
+// reachOf is a copy of the fields of c that CanRead and canReach read:
+// a memo keeps it instead of the whole decoded contract, which would
+// weigh more than the answer. contract_answer_test.go holds the two to
+// the same verdicts.
+func reachOf(c *Contract) *Contract {
+	r := &Contract{BuyerIN: c.BuyerIN, SellerIN: c.SellerIN, CreatorIN: c.CreatorIN, TemplateID: c.TemplateID}
+	if len(c.Witnesses) > 0 {
+		r.Witnesses = make([]Witness, len(c.Witnesses))
+		for i, w := range c.Witnesses {
+			r.Witnesses[i].IN = w.IN
+		}
+	}
+	return r
+}
+
+// memoOverhead is about what a kept answer weighs beside its bytes.
+const memoOverhead = 512
 
 // ContractAnswer returns what encode writes of the view of a contract the
 // caller may read (Contract). On a store that keeps memos, the answer is
@@ -69,7 +87,7 @@ func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*Contra
 		}
 		out = encode(v.HeldBy(a.OwnerIN))
 		if memos != nil {
-			memos.KeepMemo(id, name, &encodedContract{c: c, out: out}, 2*len(out))
+			memos.KeepMemo(id, name, &encodedContract{c: reachOf(c), out: out}, len(out)+memoOverhead)
 		}
 		return nil
 	})

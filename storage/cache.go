@@ -116,7 +116,6 @@ type cachedRecord struct {
 	// transaction of a stable bucket saw it.
 	seen    uint64
 	missing bool
-	memos   []memo // of a contract (memo.go); never modified in place but for each memo's seen
 }
 
 // snapshot is the transaction id a stable lookup of t is valid for; 0
@@ -223,11 +222,7 @@ func (r cachedRecord) size(key string) int {
 	if r.missing {
 		return len(key) + 16
 	}
-	n := len(r.raw)
-	for _, m := range r.memos {
-		n += m.size
-	}
-	return n
+	return len(r.raw)
 }
 
 // clipSlices sets the capacity of each top-level slice field to its length.

@@ -53,6 +53,11 @@ type DB struct {
 	deliveryAdded atomic.Pointer[func()]
 	// cache keeps decoded hot records beside their bytes (cache.go).
 	cache *recordCache
+	// memos keeps what readers derived from contracts, and written the
+	// latest writes of contracts, by which a memo is known to hold
+	// without a transaction (memo.go).
+	memos   *memoCache
+	written contractWrites
 	// stable notes the writes that end what the cache knows of the
 	// rarely written buckets (cache.go).
 	stable stableWrites
@@ -88,7 +93,7 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	b.MaxBatchDelay = opt.BatchDelay
-	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes), claims: claims{rows: map[string]heldRow{}}}
+	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes), memos: newMemoCache(memoBytes), claims: claims{rows: map[string]heldRow{}}}
 	if !opt.ReadOnly {
 		if err := db.migrate(); err != nil {
 			b.Close()

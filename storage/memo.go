@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"sync"
 	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
@@ -9,10 +10,12 @@ import (
 
 // A memo is a value derived from a contract and from the records of the
 // stable buckets as one read-only transaction saw them (signflow.Memos):
-// the encoded read answer of an interface, say. It is kept beside the
-// contract's cached record, so it goes with the record when the
-// contract's bytes change, and it is given to a later reader only while
-// no write of a stable bucket committed between the two snapshots.
+// the encoded read answer of an interface, say. It is kept with a copy of
+// the contract's bytes it was derived from, in a cache of its own (so
+// that readers of many contracts do not push each other's memos out of
+// the record cache), and it is given to a later reader only while the
+// contract has the same bytes and no write of a stable bucket committed
+// between the two snapshots.
 
 type memo struct {
 	name string
@@ -23,6 +26,89 @@ type memo struct {
 	seen *atomic.Uint64
 }
 
+// memoBytes bounds what the memos of all contracts, with their contracts'
+// bytes, count (memoCache.size): about 5,000 typical contracts' answers.
+const memoBytes = 24 << 20
+
+// memoCache keeps the memos of contracts by contract id.
+type memoCache struct {
+	mu    sync.RWMutex
+	items map[string]memoEntry
+	size  int
+	max   int
+}
+
+// memoEntry is a contract's bytes and the memos derived from them; an
+// entry is replaced, never modified in place but for each memo's seen.
+type memoEntry struct {
+	raw   []byte
+	memos []memo
+}
+
+func newMemoCache(max int) *memoCache {
+	return &memoCache{items: map[string]memoEntry{}, max: max}
+}
+
+func (e memoEntry) find(name string) *memo {
+	for i := range e.memos {
+		if e.memos[i].name == name {
+			return &e.memos[i]
+		}
+	}
+	return nil
+}
+
+func (e memoEntry) weight(id string) int {
+	n := len(id) + len(e.raw)
+	for _, m := range e.memos {
+		n += m.size
+	}
+	return n
+}
+
+func (mc *memoCache) get(id string) (memoEntry, bool) {
+	mc.mu.RLock()
+	e, ok := mc.items[id]
+	mc.mu.RUnlock()
+	return e, ok
+}
+
+// keep adds the memo to the contract's entry when the entry holds raw,
+// or starts a new entry of raw (the contract's memos of other bytes are
+// of no use to anyone any more).
+func (mc *memoCache) keep(id string, raw []byte, m memo) {
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	old, ok := mc.items[id]
+	e := memoEntry{raw: old.raw}
+	if !ok || !bytes.Equal(old.raw, raw) {
+		e.raw = bytes.Clone(raw)
+	} else {
+		for _, o := range old.memos {
+			if o.name != m.name {
+				e.memos = append(e.memos, o)
+			}
+		}
+	}
+	e.memos = append(e.memos, m)
+	if ok {
+		mc.size -= old.weight(id)
+	}
+	mc.items[id] = e
+	mc.size += e.weight(id)
+	if mc.size <= mc.max {
+		return
+	}
+	// Over budget: drop entries in map order (random) down to three quarters.
+	for k, old := range mc.items {
+		delete(mc.items, k)
+		mc.size -= old.weight(k)
+		if mc.size <= mc.max*3/4 {
+			return
+		}
+	}
+}
+
 // Memo returns the memo name of the contract id for this read-only
 // transaction, or nil.
 func (t *tx) Memo(id, name string) any {
@@ -30,95 +116,125 @@ func (t *tx) Memo(id, name string) any {
 	if snap == 0 {
 		return nil
 	}
-	rc := t.db.cache
-	rc.mu.RLock()
-	r, ok := rc.items[string(bucketContracts)][id]
-	rc.mu.RUnlock()
+	e, ok := t.db.memos.get(id)
 	if !ok {
 		return nil
 	}
-	for _, m := range r.memos {
-		if m.name != name {
-			continue
-		}
-		seen := m.seen.Load()
-		if seen == snap {
-			return m.v // nothing committed since it was derived or checked
-		}
-		data := t.bucket(bucketContracts).Get([]byte(id))
-		if data == nil || !bytes.Equal(r.raw, data) || !t.db.stable.unchanged(seen, snap) {
-			return nil
-		}
-		if snap > seen {
-			m.seen.CompareAndSwap(seen, snap) // readers of this snapshot need not check again
-		}
-		return m.v
+	m := e.find(name)
+	if m == nil {
+		return nil
 	}
-	return nil
+	seen := m.seen.Load()
+	if seen == snap {
+		return m.v // nothing committed since it was derived or checked
+	}
+	data := t.bucket(bucketContracts).Get([]byte(id))
+	if data == nil || !bytes.Equal(e.raw, data) || !t.db.stable.unchanged(seen, snap) {
+		return nil
+	}
+	if snap > seen {
+		m.seen.CompareAndSwap(seen, snap) // readers of this snapshot need not check again
+	}
+	return m.v
 }
 
 // KeepMemo keeps v, of about size bytes, derived in this read-only
-// transaction, as the memo name of the contract id, when the cache holds
-// the contract as this transaction reads it.
+// transaction, as the memo name of the contract id.
 func (t *tx) KeepMemo(id, name string, v any, size int) {
 	snap := t.readSnapshot()
 	if snap == 0 {
 		return
 	}
 	data := t.bucket(bucketContracts).Get([]byte(id))
-	rc := t.db.cache
-	if data == nil || size > rc.max/64 {
+	if data == nil || len(data)+size > t.db.memos.max/64 {
 		return
-	}
-	rc.mu.RLock()
-	r, ok := rc.items[string(bucketContracts)][id]
-	rc.mu.RUnlock()
-	if !ok || !bytes.Equal(r.raw, data) {
-		return
-	}
-	memos := make([]memo, 0, len(r.memos)+1)
-	for _, m := range r.memos {
-		if m.name != name {
-			memos = append(memos, m)
-		}
 	}
 	seen := new(atomic.Uint64)
 	seen.Store(snap)
-	r.memos = append(memos, memo{name: name, v: v, size: size, seen: seen})
-	rc.put(string(bucketContracts), id, r)
+	t.db.memos.keep(id, data, memo{name: name, v: v, size: size, seen: seen})
 }
 
-// readSnapshot is the transaction id of a read-only transaction with the
-// cache, 0 for any other.
+// readSnapshot is the transaction id of a read-only transaction of a DB
+// that keeps memos, 0 for any other.
 func (t *tx) readSnapshot() uint64 {
-	if t.db == nil || t.db.cache == nil || t.b.Writable() {
+	if t.db == nil || t.db.memos == nil || t.b.Writable() {
 		return 0
 	}
 	return uint64(t.b.ID())
 }
 
 // FreshMemo returns the memo name of the contract id without a
-// transaction, when no write transaction has committed since a snapshot
-// the memo is known to hold in: the file is then as that snapshot saw it.
+// transaction, when the file is known to hold, now, what the memo was
+// derived from: no write has committed since a snapshot the memo is
+// known to hold in, or none of those since wrote the contract or a
+// stable bucket (then the memo is known to hold in the latest snapshot).
 // Otherwise nil, and the caller reads in a transaction (Memo).
 func (db *DB) FreshMemo(id, name string) any {
-	rc := db.cache
-	if rc == nil {
+	if db.memos == nil {
 		return nil
 	}
 	last := db.lastWrite.Load()
-	rc.mu.RLock()
-	r, ok := rc.items[string(bucketContracts)][id]
-	rc.mu.RUnlock()
+	e, ok := db.memos.get(id)
 	if !ok {
 		return nil
 	}
-	for _, m := range r.memos {
-		if m.name == name && m.seen.Load() >= last {
-			return m.v
-		}
+	m := e.find(name)
+	if m == nil {
+		return nil
 	}
-	return nil
+	seen := m.seen.Load()
+	if seen >= last {
+		return m.v
+	}
+	if !db.written.unchanged(id, seen, last) || !db.stable.unchanged(seen, last) {
+		return nil
+	}
+	m.seen.CompareAndSwap(seen, last)
+	return m.v
+}
+
+// contractWrites notes, by contract id, the latest write transaction that
+// wrote the contract, noted before it commits: while the notes reach back
+// far enough, a reader learns without a transaction that a contract kept
+// its bytes from one snapshot to another. A transaction that rolls back
+// leaves its note, which costs a check in a transaction, never a stale
+// answer.
+type contractWrites struct {
+	mu    sync.RWMutex
+	ids   map[string]uint64
+	floor uint64 // the notes of transactions up to floor may be forgotten
+}
+
+// contractWritesKept bounds the notes; past it they start over.
+const contractWritesKept = 8192
+
+// add notes that the write transaction tx writes the contract id.
+func (w *contractWrites) add(id string, tx uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.ids) >= contractWritesKept {
+		clear(w.ids)
+		w.floor = max(w.floor, tx)
+	}
+	if w.ids == nil {
+		w.ids = map[string]uint64{}
+	}
+	w.ids[id] = max(w.ids[id], tx)
+}
+
+// unchanged reports whether no write transaction after snapshot lo and at
+// or before snapshot hi is known to have written the contract id, and the
+// notes reach back to lo.
+func (w *contractWrites) unchanged(id string, lo, hi uint64) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if lo < w.floor {
+		return false
+	}
+	// Only the latest write is noted: one after hi may hide another
+	// between lo and hi.
+	tx, ok := w.ids[id]
+	return !ok || tx <= lo
 }
 
 // noteCommit has lastWrite raised to the write transaction's id once it

@@ -93,6 +93,9 @@ func (t *tx) put(bucket, key []byte, v any) error {
 	if t.db != nil && cacheMode[string(bucket)] == cacheStable {
 		t.db.stable.add(uint64(t.b.ID()))
 	}
+	if t.db != nil && bytes.Equal(bucket, bucketContracts) {
+		t.db.written.add(string(key), uint64(t.b.ID())) // memo.go
+	}
 	return t.bucket(bucket).Put(key, data)
 }
 

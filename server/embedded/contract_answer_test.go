@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"contracts/internal/fixture"
@@ -78,4 +79,48 @@ func TestKeptAnswerNeedsNoTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	get(tokA, id, 403) // "The app is cancelled."
+}
+
+// While readers keep the answers of contracts fresh and creates commit
+// beside them, a read that follows a cancel never answers the contract as
+// it was before: a kept answer outlives other contracts' writes only.
+func TestKeptAnswersUnderWrites(t *testing.T) {
+	e := newEnv(t, 0)
+	tok := e.token(e.AppA)
+	ids := make([]string, 6)
+	for i := range ids {
+		ids[i] = e.createContract(tok, map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN})
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if i%4 == 0 {
+					e.createContract(tok, map[string]any{"templateId": e.Template.ID, "buyerIn": fixture.CustomerIN})
+				} else if r := e.do("GET", "/v1/contracts/"+ids[i%len(ids)], tok, nil); r.Status != 200 {
+					t.Errorf("GET: %d %s", r.Status, r)
+				}
+			}
+		}()
+	}
+	for _, id := range ids {
+		if r := e.do("POST", "/v1/contracts/"+id+"/cancel", tok, nil); r.Status != 200 {
+			t.Fatalf("cancel: %d %s", r.Status, r)
+		}
+		for range 3 {
+			if r := e.do("GET", "/v1/contracts/"+id, tok, nil); !strings.Contains(r.String(), `"status":"CANCELLED"`) {
+				t.Errorf("read after the cancel: %s", r)
+			}
+		}
+	}
+	close(stop)
+	wg.Wait()
 }
