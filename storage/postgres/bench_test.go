@@ -74,7 +74,7 @@ func BenchmarkEngines(b *testing.B) {
 
 // benchWorld is a Standard world with an app that has a webhook, so that
 // a created contract writes an outbox row.
-func benchWorld(b *testing.B, store signflow.Store) (*fixture.Standard, *signflow.Access) {
+func benchWorld(b testing.TB, store signflow.Store) (*fixture.Standard, *signflow.Access) {
 	w := fixture.NewStandardOn(b, store)
 	cred := fixture.MustCredential(b, w.Service.CreateApp, &signflow.CredentialInput{Name: "Bench", OwnerIN: fixture.OwnerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true, WebhookURL: "https://shop.example/hook"})

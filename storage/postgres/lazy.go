@@ -24,7 +24,13 @@ type lazyTx struct {
 	conn  *pgxpool.Conn
 	begin string // "BEGIN ISOLATION LEVEL ..."
 	begun bool
+	// credVer, when set, receives the credentials version, read after
+	// BEGIN in the same round trip.
+	credVer *int64
 }
+
+// readCredVer reads the credentials version (signflow.Shared).
+const readCredVer = "SELECT n FROM credentials_version"
 
 // batch prepends BEGIN to b's statements the first time.
 func (l *lazyTx) batch(ctx context.Context, b *pgx.Batch) (pgx.BatchResults, error) {
@@ -32,9 +38,17 @@ func (l *lazyTx) batch(ctx context.Context, b *pgx.Batch) (pgx.BatchResults, err
 		return l.conn.SendBatch(ctx, b), nil
 	}
 	l.begun = true
-	all := &pgx.Batch{QueuedQueries: append([]*pgx.QueuedQuery{{SQL: l.begin}}, b.QueuedQueries...)}
+	first := []*pgx.QueuedQuery{{SQL: l.begin}}
+	if l.credVer != nil {
+		first = append(first, &pgx.QueuedQuery{SQL: readCredVer})
+	}
+	all := &pgx.Batch{QueuedQueries: append(first, b.QueuedQueries...)}
 	br := l.conn.SendBatch(ctx, all)
-	if _, err := br.Exec(); err != nil {
+	_, err := br.Exec()
+	if err == nil && l.credVer != nil {
+		err = br.QueryRow().Scan(l.credVer)
+	}
+	if err != nil {
 		br.Close()
 		return nil, err
 	}

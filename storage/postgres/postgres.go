@@ -62,6 +62,7 @@ import (
 
 	"contracts/signflow"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -72,6 +73,7 @@ type Store struct {
 	opt  Options
 	// deliveryAdded is called after a transaction that added a delivery commits.
 	deliveryAdded atomic.Pointer[func()]
+	creds         credCache
 }
 
 // Options tune the connection pool.
@@ -81,6 +83,7 @@ type Options struct {
 	// the wait for a connection to the commit, so that a stuck database
 	// fails a request instead of holding it; default DefaultTimeout.
 	Timeout time.Duration
+	tracer  pgx.QueryTracer // the tests' count of statements (export_test.go)
 }
 
 // DefaultTimeout is Options.Timeout when none is given.
@@ -100,6 +103,9 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	}
 	if opt.MaxConns > 0 {
 		cfg.MaxConns = opt.MaxConns
+	}
+	if opt.tracer != nil {
+		cfg.ConnConfig.Tracer = opt.tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -152,6 +158,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 	}
 	defer release()
 	t := newTx(ctx, l, true)
+	t.creds, l.credVer = &s.creds, &t.credVer
 	if err := fn(t); err != nil {
 		// A conflict seen by the transaction wins over what fn made of it.
 		if t.failed != nil {
@@ -159,13 +166,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 		}
 		return err
 	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	if t.failed != nil {
-		return t.failed
-	}
-	if err := l.end(ctx, true); err != nil {
+	if err := t.commit(l); err != nil {
 		return err
 	}
 	if t.addedDelivery {
@@ -186,6 +187,7 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	}
 	defer release()
 	t := newTx(ctx, l, false)
+	t.creds = &s.creds
 	if err := fn(t); err != nil {
 		return err
 	}

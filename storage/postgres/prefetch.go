@@ -59,14 +59,7 @@ func (t *tx) prefetch(templateID string, templateVer *int64, templateData []byte
 			return err
 		}
 	}
-	for _, r := range raw {
-		var in, tenant string
-		var ver int64
-		if len(r) != 4 || json.Unmarshal(r[0], &in) != nil || json.Unmarshal(r[1], &tenant) != nil || json.Unmarshal(r[2], &ver) != nil {
-			continue
-		}
-		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{ver, slices.Clone(r[3])}
-	}
+	t.aheadClaims(raw)
 	return nil
 }
 
@@ -91,5 +84,62 @@ func (t *tx) aheadOf(tb *table, key []any) (p prefetched, found bool) {
 func (t *tx) forgetAhead(tb *table) {
 	if t.ahead != nil && (tb == templates || tb == owners || tb == claims) {
 		t.ahead, t.claimsRead = nil, nil
+	}
+}
+
+// claimsAhead bounds the claims read ahead with an owner's record: a
+// number that more tenants claim is read one claim at a time.
+const claimsAhead = 16
+
+// ownerWithClaims reads the owner's record and, when they are few, every
+// tenant's claim on the number, in one statement: what a party's record
+// is read from (the owner's, else the creator's tenant's claim).
+func (t *tx) ownerWithClaims(in string) error {
+	var (
+		ver      *int64
+		data     []byte
+		claimsOf []byte
+	)
+	err := t.queryRow([]any{&ver, &data, &claimsOf}, `SELECT o.ver, o.data,
+		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver, cl.data))
+			FROM (SELECT * FROM claims WHERE client_in = $1 LIMIT $2) cl)
+		FROM (VALUES (1)) x(one) LEFT JOIN owners o ON o.client_in = $1`, in, claimsAhead+1)
+	if err != nil {
+		return err
+	}
+	if t.ahead == nil {
+		t.ahead = map[string]prefetched{}
+	}
+	owner := prefetched{}
+	if ver != nil {
+		owner = prefetched{*ver, data}
+	}
+	t.ahead[owners.seenKey([]any{in})] = owner
+	var raw [][]json.RawMessage
+	if claimsOf != nil {
+		if err := json.Unmarshal(claimsOf, &raw); err != nil {
+			return err
+		}
+	}
+	if len(raw) > claimsAhead {
+		return nil
+	}
+	if t.claimsRead == nil {
+		t.claimsRead = map[string]bool{}
+	}
+	t.claimsRead[in] = true
+	t.aheadClaims(raw)
+	return nil
+}
+
+// aheadClaims keeps claims read ahead as [in, tenant, ver, data].
+func (t *tx) aheadClaims(raw [][]json.RawMessage) {
+	for _, r := range raw {
+		var in, tenant string
+		var ver int64
+		if len(r) != 4 || json.Unmarshal(r[0], &in) != nil || json.Unmarshal(r[1], &tenant) != nil || json.Unmarshal(r[2], &ver) != nil {
+			continue
+		}
+		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{ver, slices.Clone(r[3])}
 	}
 }

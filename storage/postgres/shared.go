@@ -13,7 +13,7 @@ func (s *Store) CredentialsVersion() (uint64, error) {
 	ctx, cancel := s.timeout(context.Background())
 	defer cancel()
 	var n int64
-	err := s.pool.QueryRow(ctx, "SELECT n FROM credentials_version").Scan(&n)
+	err := s.pool.QueryRow(ctx, readCredVer).Scan(&n)
 	return uint64(n), err
 }
 
