@@ -74,6 +74,7 @@ type Store struct {
 	// deliveryAdded is called after a transaction that added a delivery commits.
 	deliveryAdded atomic.Pointer[func()]
 	creds         credCache
+	spares        *spares
 }
 
 // Options tune the connection pool.
@@ -114,7 +115,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
 	}
-	s := &Store{pool: pool, opt: opt}
+	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns)}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -123,7 +124,11 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 }
 
 // Close closes the store's connections.
-func (s *Store) Close() error { s.pool.Close(); return nil }
+func (s *Store) Close() error {
+	s.spares.close()
+	s.pool.Close()
+	return nil
+}
 
 // OnDeliveryAdded sets fn to be called after every transaction of this
 // process that added webhook deliveries to the outbox commits.
@@ -186,29 +191,42 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 		return err
 	}
 	defer release()
+	// Whatever fn makes of what it read, the transaction wrote nothing:
+	// the next taker of the connection commits it (spare.go).
+	l.park = true
 	t := newTx(ctx, l, false)
 	t.creds = &s.creds
 	if err := fn(t); err != nil {
 		return err
 	}
-	if t.failed != nil {
-		return t.failed
-	}
-	return l.end(ctx, true)
+	return t.failed
 }
 
 // lazy takes a connection for a transaction that begins with its first
 // statement; release rolls back what was not committed and gives the
 // connection back (the pool drops one left inside a transaction).
+//
+// The connection may be a parked one (spare.go), whose read-only
+// transaction the first round trip commits; one that sent nothing is
+// parked again as it was, as is one whose read-only transaction is over.
 func (s *Store) lazy(ctx context.Context, begin string) (*lazyTx, func(), error) {
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return nil, nil, err
+	l := &lazyTx{begin: begin}
+	if l.conn = s.spares.take(); l.conn != nil {
+		l.pending = true
+	} else {
+		conn, err := s.pool.Acquire(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		l.conn = conn
 	}
-	l := &lazyTx{conn: conn, begin: begin}
 	return l, func() {
+		if l.park || l.pending && !l.begun {
+			s.spares.park(l.conn)
+			return
+		}
 		l.end(ctx, false)
-		conn.Release()
+		l.conn.Release()
 	}, nil
 }
 

@@ -75,9 +75,11 @@ func tracedWorld(t *testing.T) (*fixture.Standard, *signflow.Access, *counter) {
 
 // TestCreateAndReadRoundTrips holds what a create and a read of a contract
 // cost the database once warm: a create is a read-only transaction for its
-// template and one write transaction whose writes, audit event, outbox row
-// and COMMIT go in one round trip, the webhook targets coming from the
-// credentials cache; a read is its statement and the COMMIT.
+// template and one write transaction (the number, each party's record with
+// its claims, then the writes, audit event, outbox row and COMMIT in one
+// round trip; the webhook targets from the credentials cache): 5 round
+// trips; a read is one, its COMMIT going with the next transaction. One
+// more is allowed for the commit of a parked connection not taken.
 func TestCreateAndReadRoundTrips(t *testing.T) {
 	w, app, c := tracedWorld(t)
 	create := func() *signflow.Contract {
@@ -92,8 +94,8 @@ func TestCreateAndReadRoundTrips(t *testing.T) {
 	var made *signflow.Contract
 	trips, statements, sql := c.count(func() { made = create() })
 	t.Logf("create: %d round trips, %d statements:\n%s", trips, statements, sql)
-	if trips > 6 || statements > 16 {
-		t.Errorf("a create took %d round trips and %d statements; want at most 6 and 16:\n%s", trips, statements, sql)
+	if trips > 5+1 || statements > 16+1 {
+		t.Errorf("a create took %d round trips and %d statements; want at most 5 and 16:\n%s", trips, statements, sql)
 	}
 	w.Service.Contract(app, made.ID)
 	trips, statements, sql = c.count(func() {
@@ -102,8 +104,8 @@ func TestCreateAndReadRoundTrips(t *testing.T) {
 		}
 	})
 	t.Logf("read: %d round trips, %d statements:\n%s", trips, statements, sql)
-	if trips > 2 || statements > 3 {
-		t.Errorf("a read took %d round trips and %d statements; want at most 2 and 3:\n%s", trips, statements, sql)
+	if trips > 1+1 || statements > 3+1 {
+		t.Errorf("a read took %d round trips and %d statements; want at most 1 and 3:\n%s", trips, statements, sql)
 	}
 	var ds []*signflow.Delivery
 	fixture.Must(t, func() error {

@@ -1,0 +1,52 @@
+package postgres_test
+
+import (
+	"testing"
+	"time"
+
+	"contracts/internal/fixture"
+	"contracts/signflow"
+	"contracts/storage/postgres"
+	"contracts/storage/postgres/pgtest"
+)
+
+// TestParkedReadSeesLaterCommits: a read that takes the connection of a
+// parked read sees what another node committed since, and the parked
+// connections go back to the pool when nobody takes them.
+func TestParkedReadSeesLaterCommits(t *testing.T) {
+	store := pgtest.Open(t)
+	w := fixture.NewStandardOn(t, store)
+	other := pgtest.Peer(t, store)
+	c := w.Contract(t)
+	read := func() *signflow.Contract {
+		t.Helper()
+		var got *signflow.Contract
+		fixture.Must(t, func() error {
+			return store.View(func(tx signflow.Tx) (err error) { got, err = tx.Contract(c.ID); return err })
+		})
+		return got
+	}
+	for i := range 20 {
+		if got := read(); got.Price != c.Price+int64(i) {
+			t.Fatalf("read price %d after %d changes on another node; want %d", got.Price, i, c.Price+int64(i))
+		}
+		fixture.Must(t, func() error {
+			return other.Update(func(tx signflow.Tx) error {
+				now, err := tx.Contract(c.ID)
+				if err != nil {
+					return err
+				}
+				now.Price++
+				return tx.PutContract(now)
+			})
+		})
+	}
+	pool := postgres.Pool(store)
+	deadline := time.Now().Add(10 * time.Second)
+	for pool.Stat().AcquiredConns() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections still out of the pool after the reads", pool.Stat().AcquiredConns())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
