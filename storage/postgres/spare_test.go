@@ -41,6 +41,20 @@ func TestParkedReadSeesLaterCommits(t *testing.T) {
 			})
 		})
 	}
+	// The credentials version read on a parked connection is the latest.
+	for range 5 {
+		read()
+		before, err := store.CredentialsVersion()
+		if err != nil {
+			t.Fatal(err)
+		}
+		read()
+		fixture.MustCredential(t, signflow.NewService(other, w.Options).CreateKey, &signflow.CredentialInput{Name: "Later",
+			OwnerIN: fixture.OwnerIN, Scopes: []string{signflow.ScopeContractsRead}, AllTemplates: true})
+		if after, err := store.CredentialsVersion(); err != nil || after <= before {
+			t.Fatalf("credentials version %d after a key was made on another node; was %d (%v)", after, before, err)
+		}
+	}
 	pool := postgres.Pool(store)
 	deadline := time.Now().Add(10 * time.Second)
 	for pool.Stat().AcquiredConns() != 0 {
