@@ -96,14 +96,16 @@ const claimsAhead = 16
 // is read from (the owner's, else the creator's tenant's claim).
 func (t *tx) ownerWithClaims(in string) error {
 	var (
-		ver      *int64
-		data     []byte
-		claimsOf []byte
+		ver     *int64
+		data    []byte
+		tenants []string
+		vers    []int64
+		datas   [][]byte
 	)
-	err := t.queryRow([]any{&ver, &data, &claimsOf}, `SELECT o.ver, o.data,
-		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver, cl.data))
-			FROM (SELECT * FROM claims WHERE client_in = $1 LIMIT $2) cl)
-		FROM (VALUES (1)) x(one) LEFT JOIN owners o ON o.client_in = $1`, in, claimsAhead+1)
+	err := t.queryRow([]any{&ver, &data, &tenants, &vers, &datas}, `SELECT o.ver, o.data, cl.tenants, cl.vers, cl.datas
+		FROM (VALUES (1)) x(one) LEFT JOIN owners o ON o.client_in = $1,
+		LATERAL (SELECT array_agg(tenant) tenants, array_agg(ver) vers, array_agg(data::text) datas
+			FROM (SELECT * FROM claims WHERE client_in = $1 LIMIT $2) c) cl`, in, claimsAhead+1)
 	if err != nil {
 		return err
 	}
@@ -115,20 +117,16 @@ func (t *tx) ownerWithClaims(in string) error {
 		owner = prefetched{*ver, data}
 	}
 	t.ahead[owners.seenKey([]any{in})] = owner
-	var raw [][]json.RawMessage
-	if claimsOf != nil {
-		if err := json.Unmarshal(claimsOf, &raw); err != nil {
-			return err
-		}
-	}
-	if len(raw) > claimsAhead {
+	if len(tenants) > claimsAhead || len(vers) != len(tenants) || len(datas) != len(tenants) {
 		return nil
 	}
 	if t.claimsRead == nil {
 		t.claimsRead = map[string]bool{}
 	}
 	t.claimsRead[in] = true
-	t.aheadClaims(raw)
+	for i, tenant := range tenants {
+		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{vers[i], datas[i]}
+	}
 	return nil
 }
 

@@ -196,7 +196,25 @@ func newTable(name, what string, keys, cols []string) *table {
 }
 
 // seenKey names a record in tx.seen.
-func (tb *table) seenKey(key []any) string { return fmt.Sprint(tb.name, key) }
+func (tb *table) seenKey(key []any) string {
+	var b strings.Builder
+	n := len(tb.name)
+	for _, k := range key {
+		s, _ := k.(string)
+		n += 1 + max(len(s), 20)
+	}
+	b.Grow(n)
+	b.WriteString(tb.name)
+	for _, k := range key {
+		b.WriteByte(0)
+		if s, ok := k.(string); ok {
+			b.WriteString(s)
+		} else {
+			fmt.Fprint(&b, k)
+		}
+	}
+	return b.String()
+}
 
 // read decodes the record under key into v, or returns ENOTFOUND.
 func (t *tx) read(tb *table, key []any, v any) error {
