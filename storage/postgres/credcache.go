@@ -7,27 +7,28 @@ import (
 	"contracts/signflow"
 )
 
-// credCache keeps apps and each owner's keys as read at one credentials
-// version, for the webhook targets of every change. Each entry is read in
-// one statement with the version, and every change of an app or a key
-// moves the version on in its own transaction, on whichever node made
-// it: an entry of the version a transaction read at its start is what
-// the transaction would read at that point, and a commit seen by then,
-// from any node, is never hidden.
+// credCache keeps apps, owners' records and each owner's keys as read at
+// one credentials version: the webhook targets of every change, and the
+// record of the owner who creates a contract. Each entry is read in one
+// statement with the version, and every change of an app, a key or an
+// owner's record moves the version on in its own transaction, on
+// whichever node made it: an entry of the version a transaction read at
+// its start is what the transaction would read at that point, and a
+// commit seen by then, from any node, is never hidden.
 type credCache struct {
 	mu      sync.Mutex
 	version int64
-	apps    map[string]prefetched // id -> the app's version and data; nil data: absent
+	recs    map[string]prefetched // table.seenKey -> an app's or owner's version and data; nil data: absent
 	keys    map[string][]byte     // owner -> its keys as a JSON array, by id
 }
 
 // credCacheMax bounds the entries kept of one version.
 const credCacheMax = 10000
 
-func (c *credCache) app(version int64, id string) (prefetched, bool) {
+func (c *credCache) rec(version int64, key string) (prefetched, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p, ok := c.apps[id]
+	p, ok := c.recs[key]
 	return p, ok && c.version == version
 }
 
@@ -44,17 +45,17 @@ func (c *credCache) at(version int64) bool {
 	switch {
 	case version < c.version:
 		return false
-	case version > c.version || c.apps == nil || len(c.apps)+len(c.keys) >= credCacheMax:
-		c.version, c.apps, c.keys = version, map[string]prefetched{}, map[string][]byte{}
+	case version > c.version || c.recs == nil || len(c.recs)+len(c.keys) >= credCacheMax:
+		c.version, c.recs, c.keys = version, map[string]prefetched{}, map[string][]byte{}
 	}
 	return true
 }
 
-func (c *credCache) putApp(version int64, id string, p prefetched) {
+func (c *credCache) putRec(version int64, key string, p prefetched) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.at(version) {
-		c.apps[id] = p
+		c.recs[key] = p
 	}
 }
 
@@ -67,8 +68,8 @@ func (c *credCache) putKeys(version int64, in string, keys []byte) {
 }
 
 // cacheable reports whether the transaction may use the cache: it knows
-// the version it began at and changed no credential itself (its version
-// and records are its own until it commits).
+// the version it began at and changed none of the records itself (its
+// version and records are its own until it commits).
 func (t *tx) cacheable() bool { return t.creds != nil && t.credVer >= 0 && !t.credWritten }
 
 func (t *tx) App(id string) (*signflow.App, error) {
@@ -76,7 +77,7 @@ func (t *tx) App(id string) (*signflow.App, error) {
 	key := []any{id}
 	p, ok := prefetched{}, false
 	if t.cacheable() && validText(id) {
-		p, ok = t.creds.app(t.credVer, id)
+		p, ok = t.creds.rec(t.credVer, apps.seenKey(key))
 	}
 	if !ok {
 		if t.creds == nil || !validText(id) || t.credWritten {
@@ -92,7 +93,7 @@ func (t *tx) App(id string) (*signflow.App, error) {
 		if ver != nil {
 			p.ver = *ver
 		}
-		t.creds.putApp(version, id, p)
+		t.creds.putRec(version, apps.seenKey(key), p)
 	}
 	t.saw(apps, key, p.ver)
 	if p.data == nil {

@@ -11,7 +11,7 @@
 //
 //	schema_version      the schema's version (one row)
 //	meta                name -> value the appliance keeps about itself
-//	credentials_version n, moved on by every change of an app or a key (one row)
+//	credentials_version n, moved on by every change of an app, a key or an owner's record (one row)
 //	templates, apps     id
 //	template_versions   id, version: every version of each template (schema 3)
 //	api_keys            id, hash (unique), owner_in

@@ -96,14 +96,15 @@ const claimsAhead = 16
 // is read from (the owner's, else the creator's tenant's claim).
 func (t *tx) ownerWithClaims(in string) error {
 	var (
+		version int64
 		ver     *int64
 		data    []byte
 		tenants []string
 		vers    []int64
 		datas   [][]byte
 	)
-	err := t.queryRow([]any{&ver, &data, &tenants, &vers, &datas}, `SELECT o.ver, o.data, cl.tenants, cl.vers, cl.datas
-		FROM (VALUES (1)) x(one) LEFT JOIN owners o ON o.client_in = $1,
+	err := t.queryRow([]any{&version, &ver, &data, &tenants, &vers, &datas}, `SELECT cv.n, o.ver, o.data, cl.tenants, cl.vers, cl.datas
+		FROM credentials_version cv LEFT JOIN owners o ON o.client_in = $1,
 		LATERAL (SELECT array_agg(tenant) tenants, array_agg(ver) vers, array_agg(data::text) datas
 			FROM (SELECT * FROM claims WHERE client_in = $1 LIMIT $2) c) cl`, in, claimsAhead+1)
 	if err != nil {
@@ -117,6 +118,9 @@ func (t *tx) ownerWithClaims(in string) error {
 		owner = prefetched{*ver, data}
 	}
 	t.ahead[owners.seenKey([]any{in})] = owner
+	if t.creds != nil && !t.credWritten {
+		t.creds.putRec(version, owners.seenKey([]any{in}), owner)
+	}
 	if len(tenants) > claimsAhead || len(vers) != len(tenants) || len(datas) != len(tenants) {
 		return nil
 	}
@@ -140,4 +144,16 @@ func (t *tx) aheadClaims(raw [][]json.RawMessage) {
 		}
 		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{ver, slices.Clone(r[3])}
 	}
+}
+
+// cachedOwner answers an owner's record from the credentials cache.
+func (t *tx) cachedOwner(in string) (prefetched, bool) {
+	if !t.cacheable() {
+		return prefetched{}, false
+	}
+	p, ok := t.creds.rec(t.credVer, owners.seenKey([]any{in}))
+	if ok && t.ahead == nil {
+		t.ahead = map[string]prefetched{}
+	}
+	return p, ok
 }

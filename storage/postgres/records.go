@@ -20,7 +20,8 @@ var (
 )
 
 // bumpCredentials moves the credentials version on in the transaction of
-// an app's or a key's change (signflow.Shared).
+// a change of an app, a key (signflow.Shared) or an owner's record
+// (credcache.go).
 const bumpCredentials = "UPDATE credentials_version SET n = n + 1"
 
 func (t *tx) Template(id string) (*signflow.Template, error) {
@@ -86,7 +87,9 @@ func (t *tx) Owner(in string) (*signflow.Client, error) {
 	c := new(signflow.Client)
 	key := []any{in}
 	if _, ok := t.aheadOf(owners, key); !ok && validText(in) {
-		if err := t.ownerWithClaims(in); err != nil {
+		if p, ok := t.cachedOwner(in); ok {
+			t.ahead[owners.seenKey(key)] = p
+		} else if err := t.ownerWithClaims(in); err != nil {
 			return nil, err
 		}
 	}
@@ -95,6 +98,8 @@ func (t *tx) Owner(in string) (*signflow.Client, error) {
 
 // PutOwner writes the owner's record and replaces its name words.
 func (t *tx) PutOwner(c *signflow.Client) error {
+	t.credWritten = true
+	t.queue(nil, bumpCredentials)
 	t.queue(nil, "DELETE FROM owner_names WHERE client_in = $1", c.IN)
 	t.queue(nil, `INSERT INTO owner_names (word, client_in)
 		SELECT DISTINCT unnest($1::text[]), $2::text ON CONFLICT DO NOTHING`, c.NameWords(), c.IN)
