@@ -210,23 +210,18 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 // transaction the first round trip commits; one that sent nothing is
 // parked again as it was, as is one whose read-only transaction is over.
 func (s *Store) lazy(ctx context.Context, begin string) (*lazyTx, func(), error) {
-	l := &lazyTx{begin: begin}
-	if l.conn = s.spares.take(); l.conn != nil {
-		l.pending = true
-	} else {
-		conn, err := s.pool.Acquire(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		l.conn = conn
+	conn, pending, err := s.spares.acquire(ctx, s.pool)
+	if err != nil {
+		return nil, nil, err
 	}
+	l := &lazyTx{conn: conn, begin: begin, pending: pending}
 	return l, func() {
 		if l.park || l.pending && !l.begun {
 			s.spares.park(l.conn)
 			return
 		}
 		l.end(ctx, false)
-		l.conn.Release()
+		s.spares.release(l.conn)
 	}, nil
 }
 
