@@ -133,7 +133,9 @@ func (sp *spares) close() {
 	sp.mu.Lock()
 	sp.closed = true
 	sp.mu.Unlock()
-	sp.drain()
+	for c := sp.take(); c != nil; c = sp.take() {
+		sp.giveBack(c)
+	}
 }
 
 // giveBack ends what transaction conn is in and returns it to the pool

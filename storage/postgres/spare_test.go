@@ -1,6 +1,8 @@
 package postgres_test
 
 import (
+	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,5 +64,31 @@ func TestParkedReadSeesLaterCommits(t *testing.T) {
 			t.Fatalf("%d connections still out of the pool after the reads", pool.Stat().AcquiredConns())
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestCloseGivesBackParkedConnections: closing a store whose connections
+// were parked a moment ago returns at once.
+func TestCloseGivesBackParkedConnections(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	for range 20 {
+		s, err := postgres.Open(context.Background(), url, postgres.Options{MaxConns: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				s.View(func(tx signflow.Tx) error { _, err := tx.Owners(); return err })
+			})
+		}
+		wg.Wait()
+		closed := make(chan struct{})
+		go func() { s.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Close did not return with parked connections")
+		}
 	}
 }
