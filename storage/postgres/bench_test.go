@@ -74,7 +74,7 @@ func BenchmarkEngines(b *testing.B) {
 
 // newBenchWorld is a Standard world with an app that has a webhook, so that
 // a created contract writes an outbox row.
-func newBenchWorld(b *testing.B, store signflow.Store) (*fixture.Standard, *signflow.Access) {
+func newBenchWorld(b testing.TB, store signflow.Store) (*fixture.Standard, *signflow.Access) {
 	w := fixture.NewStandardOn(b, store)
 	cred := fixture.MustCredential(b, w.Service.CreateApp, &signflow.CredentialInput{Name: "Bench", OwnerIN: fixture.OwnerIN,
 		Scopes: signflow.AppScopes, AllTemplates: true, WebhookURL: "https://shop.example/hook"})

@@ -104,9 +104,12 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	sk := "contracts" + c.ID
 	ver, read := t.seen[sk]
 	old := t.status[c.ID]
+	// check judges the insert: none is needed for a contract numbered by
+	// this transaction, which no other can have stored.
+	check := oneRow
 	switch {
 	case !read && t.newSeqs[c.Seq]:
-		ver = 0 // numbered by this transaction: not stored before
+		ver, check = 0, nil
 	case !read || ver < 0:
 		// Not read in this transaction: lock the row to learn its status.
 		err := t.queryRow([]any{&ver, &old}, "SELECT ver, status FROM contracts WHERE id = $1 FOR UPDATE", c.ID)
@@ -121,9 +124,12 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if ver == 0 {
 		stats.add("d"+signflow.Day(c.CreatedAt), 1)
 		stats.add("s"+c.Status, 1)
-		t.queue(oneRow, `INSERT INTO contracts (id, seq, number, status, template_id, buyer_in, seller_in, ver, data)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8) ON CONFLICT (id) DO NOTHING`,
-			c.ID, seq, c.Number, c.Status, c.TemplateID, c.BuyerIN, c.SellerIN, data)
+		insert := `INSERT INTO contracts (id, seq, number, status, template_id, buyer_in, seller_in, ver, data)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)`
+		if check != nil {
+			insert += " ON CONFLICT (id) DO NOTHING"
+		}
+		t.queue(check, insert, c.ID, seq, c.Number, c.Status, c.TemplateID, c.BuyerIN, c.SellerIN, data)
 		t.queue(nil, `INSERT INTO contract_parties (party_in, seq, other_in, status, template_id, contract_id)
 			VALUES ($1, $3, $2, $4, $5, $6), ($2, $3, $1, $4, $5, $6)`, c.BuyerIN, c.SellerIN, seq, c.Status, c.TemplateID, c.ID)
 		if len(c.Witnesses) > 0 {

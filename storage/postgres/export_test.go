@@ -3,6 +3,7 @@ package postgres
 import (
 	"contracts/signflow"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -28,4 +29,10 @@ func SetHitsLimit(n int) (restore func()) {
 	old := hitsLimit
 	hitsLimit = n
 	return func() { hitsLimit = old }
+}
+
+// WithTracer returns opt with a tracer of the statements the store sends.
+func WithTracer(opt Options, tr pgx.QueryTracer) Options {
+	opt.tracer = tr
+	return opt
 }

@@ -24,7 +24,17 @@ type lazyTx struct {
 	conn  *pgxpool.Conn
 	begin string // "BEGIN ISOLATION LEVEL ..."
 	begun bool
+	// credVer, when set, receives the credentials version, read after
+	// BEGIN in the same round trip.
+	credVer *int64
+	// pending says that the connection is still in a parked read-only
+	// transaction, which the first round trip commits before BEGIN;
+	// park, that this read-only transaction is to be parked in turn.
+	pending, park bool
 }
+
+// readCredVer reads the credentials version (signflow.Shared).
+const readCredVer = "SELECT n FROM credentials_version"
 
 // batch prepends BEGIN to b's statements the first time.
 func (l *lazyTx) batch(ctx context.Context, b *pgx.Batch) (pgx.BatchResults, error) {
@@ -32,9 +42,28 @@ func (l *lazyTx) batch(ctx context.Context, b *pgx.Batch) (pgx.BatchResults, err
 		return l.conn.SendBatch(ctx, b), nil
 	}
 	l.begun = true
-	all := &pgx.Batch{QueuedQueries: append([]*pgx.QueuedQuery{{SQL: l.begin}}, b.QueuedQueries...)}
+	var first []*pgx.QueuedQuery
+	if l.pending {
+		first = append(first, &pgx.QueuedQuery{SQL: commitParked})
+	}
+	first = append(first, &pgx.QueuedQuery{SQL: l.begin})
+	if l.credVer != nil {
+		first = append(first, &pgx.QueuedQuery{SQL: readCredVer})
+	}
+	all := &pgx.Batch{QueuedQueries: append(first, b.QueuedQueries...)}
 	br := l.conn.SendBatch(ctx, all)
-	if _, err := br.Exec(); err != nil {
+	var err error
+	if l.pending {
+		_, err = br.Exec()
+		l.pending = false
+	}
+	if err == nil {
+		_, err = br.Exec()
+	}
+	if err == nil && l.credVer != nil {
+		err = br.QueryRow().Scan(l.credVer)
+	}
+	if err != nil {
 		br.Close()
 		return nil, err
 	}

@@ -11,7 +11,7 @@
 //
 //	schema_version      the schema's version (one row)
 //	meta                name -> value the appliance keeps about itself
-//	credentials_version n, moved on by every change of an app or a key (one row)
+//	credentials_version n, moved on by every change of an app, a key or an owner's record (one row)
 //	templates, apps     id
 //	template_versions   id, version: every version of each template (schema 3)
 //	api_keys            id, hash (unique), owner_in
@@ -62,6 +62,7 @@ import (
 
 	"contracts/signflow"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -72,6 +73,8 @@ type Store struct {
 	opt  Options
 	// deliveryAdded is called after a transaction that added a delivery commits.
 	deliveryAdded atomic.Pointer[func()]
+	creds         credCache
+	spares        *spares
 }
 
 // Options tune the connection pool.
@@ -81,6 +84,7 @@ type Options struct {
 	// the wait for a connection to the commit, so that a stuck database
 	// fails a request instead of holding it; required (data.postgres.timeout).
 	Timeout time.Duration
+	tracer  pgx.QueryTracer // the tests' count of statements (export_test.go)
 }
 
 // timeout bounds one transaction or statement.
@@ -101,11 +105,14 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if opt.MaxConns > 0 {
 		cfg.MaxConns = opt.MaxConns
 	}
+	if opt.tracer != nil {
+		cfg.ConnConfig.Tracer = opt.tracer
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: pool, opt: opt}
+	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout)}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -114,7 +121,11 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 }
 
 // Close closes the store's connections.
-func (s *Store) Close() error { s.pool.Close(); return nil }
+func (s *Store) Close() error {
+	s.spares.close()
+	s.pool.Close()
+	return nil
+}
 
 // OnDeliveryAdded sets fn to be called after every transaction of this
 // process that added webhook deliveries to the outbox commits.
@@ -149,6 +160,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 	}
 	defer release()
 	t := newTx(ctx, l, true)
+	t.creds, l.credVer = &s.creds, &t.credVer
 	if err := fn(t); err != nil {
 		// A conflict seen by the transaction wins over what fn made of it.
 		if t.failed != nil {
@@ -156,13 +168,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 		}
 		return err
 	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	if t.failed != nil {
-		return t.failed
-	}
-	if err := l.end(ctx, true); err != nil {
+	if err := t.commit(l); err != nil {
 		return err
 	}
 	if t.addedDelivery {
@@ -182,28 +188,37 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 		return err
 	}
 	defer release()
+	// Whatever fn makes of what it read, the transaction wrote nothing:
+	// the next taker of the connection commits it (spare.go).
+	l.park = true
 	t := newTx(ctx, l, false)
+	t.creds = &s.creds
 	if err := fn(t); err != nil {
 		return err
 	}
-	if t.failed != nil {
-		return t.failed
-	}
-	return l.end(ctx, true)
+	return t.failed
 }
 
 // lazy takes a connection for a transaction that begins with its first
 // statement; release rolls back what was not committed and gives the
 // connection back (the pool drops one left inside a transaction).
+//
+// The connection may be a parked one (spare.go), whose read-only
+// transaction the first round trip commits; one that sent nothing is
+// parked again as it was, as is one whose read-only transaction is over.
 func (s *Store) lazy(ctx context.Context, begin string) (*lazyTx, func(), error) {
-	conn, err := s.pool.Acquire(ctx)
+	conn, pending, err := s.spares.acquire(ctx, s.pool)
 	if err != nil {
 		return nil, nil, err
 	}
-	l := &lazyTx{conn: conn, begin: begin}
+	l := &lazyTx{conn: conn, begin: begin, pending: pending}
 	return l, func() {
+		if l.park || l.pending && !l.begun {
+			s.spares.park(l.conn)
+			return
+		}
 		l.end(ctx, false)
-		conn.Release()
+		s.spares.release(l.conn)
 	}, nil
 }
 

@@ -59,14 +59,7 @@ func (t *tx) prefetch(templateID string, templateVer *int64, templateData []byte
 			return err
 		}
 	}
-	for _, r := range raw {
-		var in, tenant string
-		var ver int64
-		if len(r) != 4 || json.Unmarshal(r[0], &in) != nil || json.Unmarshal(r[1], &tenant) != nil || json.Unmarshal(r[2], &ver) != nil {
-			continue
-		}
-		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{ver, slices.Clone(r[3])}
-	}
+	t.aheadClaims(raw)
 	return nil
 }
 
@@ -92,4 +85,75 @@ func (t *tx) forgetAhead(tb *table) {
 	if t.ahead != nil && (tb == templates || tb == owners || tb == claims) {
 		t.ahead, t.claimsRead = nil, nil
 	}
+}
+
+// claimsAhead bounds the claims read ahead with an owner's record: a
+// number that more tenants claim is read one claim at a time.
+const claimsAhead = 16
+
+// ownerWithClaims reads the owner's record and, when they are few, every
+// tenant's claim on the number, in one statement: what a party's record
+// is read from (the owner's, else the creator's tenant's claim).
+func (t *tx) ownerWithClaims(in string) error {
+	var (
+		version int64
+		ver     *int64
+		data    []byte
+		tenants []string
+		vers    []int64
+		datas   [][]byte
+	)
+	err := t.queryRow([]any{&version, &ver, &data, &tenants, &vers, &datas}, `SELECT cv.n, o.ver, o.data, cl.tenants, cl.vers, cl.datas
+		FROM credentials_version cv LEFT JOIN owners o ON o.client_in = $1,
+		LATERAL (SELECT array_agg(tenant) tenants, array_agg(ver) vers, array_agg(data::text) datas
+			FROM (SELECT * FROM claims WHERE client_in = $1 LIMIT $2) c) cl`, in, claimsAhead+1)
+	if err != nil {
+		return err
+	}
+	if t.ahead == nil {
+		t.ahead = map[string]prefetched{}
+	}
+	owner := prefetched{}
+	if ver != nil {
+		owner = prefetched{*ver, data}
+	}
+	t.ahead[owners.seenKey([]any{in})] = owner
+	if t.creds != nil && !t.credWritten {
+		t.creds.putRec(version, owners.seenKey([]any{in}), owner)
+	}
+	if len(tenants) > claimsAhead || len(vers) != len(tenants) || len(datas) != len(tenants) {
+		return nil
+	}
+	if t.claimsRead == nil {
+		t.claimsRead = map[string]bool{}
+	}
+	t.claimsRead[in] = true
+	for i, tenant := range tenants {
+		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{vers[i], datas[i]}
+	}
+	return nil
+}
+
+// aheadClaims keeps claims read ahead as [in, tenant, ver, data].
+func (t *tx) aheadClaims(raw [][]json.RawMessage) {
+	for _, r := range raw {
+		var in, tenant string
+		var ver int64
+		if len(r) != 4 || json.Unmarshal(r[0], &in) != nil || json.Unmarshal(r[1], &tenant) != nil || json.Unmarshal(r[2], &ver) != nil {
+			continue
+		}
+		t.ahead[claims.seenKey([]any{in, tenant})] = prefetched{ver, slices.Clone(r[3])}
+	}
+}
+
+// cachedOwner answers an owner's record from the credentials cache.
+func (t *tx) cachedOwner(in string) (prefetched, bool) {
+	if !t.cacheable() {
+		return prefetched{}, false
+	}
+	p, ok := t.creds.rec(t.credVer, owners.seenKey([]any{in}))
+	if ok && t.ahead == nil {
+		t.ahead = map[string]prefetched{}
+	}
+	return p, ok
 }

@@ -20,7 +20,8 @@ var (
 )
 
 // bumpCredentials moves the credentials version on in the transaction of
-// an app's or a key's change (signflow.Shared).
+// a change of an app, a key (signflow.Shared) or an owner's record
+// (credcache.go).
 const bumpCredentials = "UPDATE credentials_version SET n = n + 1"
 
 func (t *tx) Template(id string) (*signflow.Template, error) {
@@ -51,12 +52,8 @@ func (t *tx) PutTemplate(v *signflow.Template) error {
 	return t.write(templateVersions, []any{v.ID, v.Version}, nil, v)
 }
 
-func (t *tx) App(id string) (*signflow.App, error) {
-	v := new(signflow.App)
-	return v, t.read(apps, []any{id}, v)
-}
-
 func (t *tx) PutApp(v *signflow.App) error {
+	t.credWritten = true
 	t.queue(nil, bumpCredentials)
 	return t.write(apps, []any{v.ID}, nil, v)
 }
@@ -80,25 +77,29 @@ func (t *tx) KeyByHash(hash []byte) (*signflow.APIKey, error) {
 	return v, json.Unmarshal(data, v)
 }
 
-func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
-	if !validText(in) {
-		return nil, nil
-	}
-	return list[signflow.APIKey](t, "SELECT data FROM api_keys WHERE owner_in = $1 ORDER BY id", in)
-}
-
 func (t *tx) PutKey(v *signflow.APIKey) error {
+	t.credWritten = true
 	t.queue(nil, bumpCredentials)
 	return t.write(apiKeys, []any{v.ID}, []any{v.Hash, v.OwnerIN}, v)
 }
 
 func (t *tx) Owner(in string) (*signflow.Client, error) {
 	c := new(signflow.Client)
-	return c, t.read(owners, []any{in}, c)
+	key := []any{in}
+	if _, ok := t.aheadOf(owners, key); !ok && validText(in) {
+		if p, ok := t.cachedOwner(in); ok {
+			t.ahead[owners.seenKey(key)] = p
+		} else if err := t.ownerWithClaims(in); err != nil {
+			return nil, err
+		}
+	}
+	return c, t.read(owners, key, c)
 }
 
 // PutOwner writes the owner's record and replaces its name words.
 func (t *tx) PutOwner(c *signflow.Client) error {
+	t.credWritten = true
+	t.queue(nil, bumpCredentials)
 	t.queue(nil, "DELETE FROM owner_names WHERE client_in = $1", c.IN)
 	t.queue(nil, `INSERT INTO owner_names (word, client_in)
 		SELECT DISTINCT unnest($1::text[]), $2::text ON CONFLICT DO NOTHING`, c.NameWords(), c.IN)

@@ -13,7 +13,18 @@ func (s *Store) CredentialsVersion() (uint64, error) {
 	ctx, cancel := s.timeout(context.Background())
 	defer cancel()
 	var n int64
-	err := s.pool.QueryRow(ctx, "SELECT n FROM credentials_version").Scan(&n)
+	conn, pending, err := s.spares.acquire(ctx, s.pool)
+	if err != nil {
+		return 0, err
+	}
+	// A parked connection commits its read in the same round trip.
+	var b pgx.Batch
+	if pending {
+		b.Queue(commitParked)
+	}
+	b.Queue(readCredVer).QueryRow(func(r pgx.Row) error { return r.Scan(&n) })
+	err = conn.SendBatch(ctx, &b).Close()
+	s.spares.giveBack(conn)
 	return uint64(n), err
 }
 

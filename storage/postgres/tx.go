@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -37,10 +38,16 @@ type tx struct {
 	// claimsRead the numbers whose every claim is in it.
 	ahead      map[string]prefetched
 	claimsRead map[string]bool
+	// creds is the store's cache of credentials (credcache.go); credVer
+	// the credentials version at the transaction's start, -1 unknown, and
+	// credWritten whether the transaction changed an app or a key.
+	creds       *credCache
+	credVer     int64
+	credWritten bool
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
-	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}}
+	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}, credVer: -1}
 }
 
 // errReadOnly refuses a write in View, as bbolt does.
@@ -84,6 +91,30 @@ func (t *tx) flush() error {
 		t.failed = err
 	}
 	return err
+}
+
+// commit sends the queued writes and the COMMIT. When no queued write
+// waits for a check of its outcome, the COMMIT goes in the writes' round
+// trip: a write that fails makes the server skip it, and release rolls
+// back. A checked write (a conflict shows as no row changed) is judged
+// before a separate COMMIT.
+func (t *tx) commit(l *lazyTx) error {
+	if t.failed != nil {
+		return t.failed
+	}
+	if t.batch.Len() == 0 || slices.ContainsFunc(t.checks, func(c func(pgconn.CommandTag) error) bool { return c != nil }) {
+		if err := t.flush(); err != nil {
+			return err
+		}
+		return l.end(t.ctx, true)
+	}
+	t.batch.Queue("COMMIT")
+	t.checks = append(t.checks, nil)
+	if err := t.flush(); err != nil {
+		return err
+	}
+	l.begun = false
+	return nil
 }
 
 // query runs a read after the queued writes.
@@ -165,7 +196,25 @@ func newTable(name, what string, keys, cols []string) *table {
 }
 
 // seenKey names a record in tx.seen.
-func (tb *table) seenKey(key []any) string { return fmt.Sprint(tb.name, key) }
+func (tb *table) seenKey(key []any) string {
+	var b strings.Builder
+	n := len(tb.name)
+	for _, k := range key {
+		s, _ := k.(string)
+		n += 1 + max(len(s), 20)
+	}
+	b.Grow(n)
+	b.WriteString(tb.name)
+	for _, k := range key {
+		b.WriteByte(0)
+		if s, ok := k.(string); ok {
+			b.WriteString(s)
+		} else {
+			fmt.Fprint(&b, k)
+		}
+	}
+	return b.String()
+}
 
 // read decodes the record under key into v, or returns ENOTFOUND.
 func (t *tx) read(tb *table, key []any, v any) error {

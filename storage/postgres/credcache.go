@@ -1,0 +1,127 @@
+package postgres
+
+import (
+	"encoding/json"
+	"sync"
+
+	"contracts/signflow"
+)
+
+// credCache keeps apps, owners' records and each owner's keys as read at
+// one credentials version: the webhook targets of every change, and the
+// record of the owner who creates a contract. Each entry is read in one
+// statement with the version, and every change of an app, a key or an
+// owner's record moves the version on in its own transaction, on
+// whichever node made it: an entry of the version a transaction read at
+// its start is what the transaction would read at that point, and a
+// commit seen by then, from any node, is never hidden.
+type credCache struct {
+	mu      sync.Mutex
+	version int64
+	recs    map[string]prefetched // table.seenKey -> an app's or owner's version and data; nil data: absent
+	keys    map[string][]byte     // owner -> its keys as a JSON array, by id
+}
+
+// credCacheMax bounds the entries kept of one version.
+const credCacheMax = 10000
+
+func (c *credCache) rec(version int64, key string) (prefetched, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.recs[key]
+	return p, ok && c.version == version
+}
+
+func (c *credCache) ownerKeys(version int64, in string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.keys[in]
+	return k, ok && c.version == version
+}
+
+// at readies the cache for an entry read at version, under c.mu, and
+// reports whether it may be kept: not when the cache holds a newer one.
+func (c *credCache) at(version int64) bool {
+	switch {
+	case version < c.version:
+		return false
+	case version > c.version || c.recs == nil || len(c.recs)+len(c.keys) >= credCacheMax:
+		c.version, c.recs, c.keys = version, map[string]prefetched{}, map[string][]byte{}
+	}
+	return true
+}
+
+func (c *credCache) putRec(version int64, key string, p prefetched) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at(version) {
+		c.recs[key] = p
+	}
+}
+
+func (c *credCache) putKeys(version int64, in string, keys []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at(version) {
+		c.keys[in] = keys
+	}
+}
+
+// cacheable reports whether the transaction may use the cache: it knows
+// the version it began at and changed none of the records itself (its
+// version and records are its own until it commits).
+func (t *tx) cacheable() bool { return t.creds != nil && t.credVer >= 0 && !t.credWritten }
+
+func (t *tx) App(id string) (*signflow.App, error) {
+	v := new(signflow.App)
+	key := []any{id}
+	p, ok := prefetched{}, false
+	if t.cacheable() && validText(id) {
+		p, ok = t.creds.rec(t.credVer, apps.seenKey(key))
+	}
+	if !ok {
+		if t.creds == nil || !validText(id) || t.credWritten {
+			return v, t.read(apps, key, v)
+		}
+		var version int64
+		var ver *int64
+		err := t.queryRow([]any{&version, &ver, &p.data},
+			"SELECT cv.n, a.ver, a.data FROM credentials_version cv LEFT JOIN apps a ON a.id = $1", id)
+		if err != nil {
+			return nil, err
+		}
+		if ver != nil {
+			p.ver = *ver
+		}
+		t.creds.putRec(version, apps.seenKey(key), p)
+	}
+	t.saw(apps, key, p.ver)
+	if p.data == nil {
+		return v, signflow.Errorf(signflow.ENOTFOUND, "App not found.")
+	}
+	return v, json.Unmarshal(p.data, v)
+}
+
+func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
+	if !validText(in) {
+		return nil, nil
+	}
+	if !t.cacheable() {
+		return list[signflow.APIKey](t, "SELECT data FROM api_keys WHERE owner_in = $1 ORDER BY id", in)
+	}
+	data, ok := t.creds.ownerKeys(t.credVer, in)
+	if !ok {
+		var version int64
+		err := t.queryRow([]any{&version, &data},
+			"SELECT n, (SELECT json_agg(data ORDER BY id) FROM api_keys WHERE owner_in = $1) FROM credentials_version", in)
+		if err != nil {
+			return nil, err
+		}
+		t.creds.putKeys(version, in, data)
+	}
+	var out []*signflow.APIKey
+	if data == nil {
+		return out, nil
+	}
+	return out, json.Unmarshal(data, &out)
+}
