@@ -30,10 +30,16 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 	if err := t.bucket(bucketDeliveryContract).Put(join([]byte(d.ContractID), seq8(seq)), []byte(d.ID)); err != nil {
 		return err
 	}
+	if err := t.putDelivery(d, nil); err != nil { // a new row: nothing stored to look up
+		return err
+	}
+	// The wake-up is registered after putDelivery's count of the queue, so
+	// that commit handlers, run in order, count the row before the pool
+	// claims (and reports the queue's depth).
 	if fn := t.db.deliveryAdded.Load(); fn != nil {
 		t.b.OnCommit(*fn)
 	}
-	return t.putDelivery(d, nil) // a new row: nothing stored to look up
+	return nil
 }
 
 func (t *tx) Delivery(id string) (*signflow.Delivery, error) {

@@ -72,3 +72,32 @@ func TestClaimDepthFollowsCommittedWrites(t *testing.T) {
 	db.Close()
 	depth(openDB(t, path), 2)
 }
+
+// The pool's wake-up runs after the commit has counted the new row: a
+// claim made as soon as it wakes reports the row in the depth (the wake-up
+// ran first once, and a claim that won the race reported one row fewer
+// until the next).
+func TestWakeUpSeesTheNewRowCounted(t *testing.T) {
+	db := openDB(t, filepath.Join(t.TempDir(), "contracts.db"))
+	at := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	seen := -1
+	db.OnDeliveryAdded(func() {
+		b, err := db.ClaimDeliveries(signflow.DeliveryClaim{Claimer: "wake", Now: at, Lease: time.Minute})
+		if err != nil {
+			t.Error(err)
+		}
+		seen = b.Pending
+	})
+	for want := 1; want <= 3; want++ {
+		if err := db.Update(func(tx signflow.Tx) error {
+			return tx.AddDelivery(&signflow.Delivery{ID: signflow.NewID(), Event: signflow.EventCreated, ContractID: signflow.NewID(),
+				Target: "app:a", URL: "https://example.com/hook", Body: []byte(`{}`), Status: signflow.DeliveryPending,
+				Attempts: []signflow.Attempt{}, NextAt: at, CreatedAt: at})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if seen != want {
+			t.Fatalf("the wake-up's claim saw a depth of %d, want %d", seen, want)
+		}
+	}
+}
