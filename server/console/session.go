@@ -131,17 +131,9 @@ func (h *handler) logOut(c echo.Context) error {
 
 // requestLang is the page language: ?lang=, then the remembered choice,
 // then Accept-Language, then Uzbek.
-func requestLang(c echo.Context) string {
-	return i18n.Pick(c.QueryParam("lang"), cookie(c, langCookie), c.Request().Header.Get("Accept-Language"))
-}
+func requestLang(c echo.Context) string { return i18n.RequestLang(c, langCookie) }
 
 // pageLang is the language of a page; a ?lang= choice is remembered for a year.
-func (h *handler) pageLang(c echo.Context) string {
-	lang := requestLang(c)
-	if q := c.QueryParam("lang"); q == lang && cookie(c, langCookie) != lang {
-		h.setCookie(c, langCookie, lang, 365*24*3600, http.SameSiteLaxMode)
-	}
-	return lang
-}
+func (h *handler) pageLang(c echo.Context) string { return i18n.PageLang(c, langCookie, h.setCookie) }
 
 func (h *handler) words(c echo.Context) i18n.Dict { return i18n.Console.For(requestLang(c)) }

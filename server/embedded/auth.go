@@ -88,19 +88,6 @@ func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// requireScope refuses, with 403, a caller whose app lacks the route's
-// scope, before the request body is read.
-func requireScope(scope string) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if err := access(c).Require(scope); err != nil {
-				return err
-			}
-			return next(c)
-		}
-	}
-}
-
 // access is the authenticated caller of the request.
 func access(c echo.Context) *signflow.Access {
 	a, _ := c.Get(ctxAccess).(*signflow.Access)

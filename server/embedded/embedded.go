@@ -72,7 +72,7 @@ func Register(e *echo.Echo, d Deps) {
 	e.POST("/v1/auth/token", h.issueToken)
 	idempotent := server.Idempotent(d.Service, func(c echo.Context) string { return "app:" + access(c).AppID })
 	for _, r := range h.routes() {
-		mw := []echo.MiddlewareFunc{h.authenticate, requireScope(r.scope)}
+		mw := []echo.MiddlewareFunc{h.authenticate, server.RequireScope(r.scope, access)}
 		if r.method == http.MethodPost {
 			mw = append(mw, idempotent)
 		}

@@ -49,16 +49,3 @@ func apiKey(c echo.Context) *signflow.APIKey { return c.Get(ctxKey).(*signflow.A
 
 // access is what the request's key may do.
 func access(c echo.Context) *signflow.Access { return apiKey(c).Access() }
-
-// requireScope refuses, with 403, a key that lacks the route's scope,
-// before the request is read any further.
-func requireScope(scope string) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if err := access(c).Require(scope); err != nil {
-				return err
-			}
-			return next(c)
-		}
-	}
-}

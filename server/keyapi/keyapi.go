@@ -56,7 +56,7 @@ func Register(e *echo.Echo, d Deps) {
 		if scope == "" {
 			return []echo.MiddlewareFunc{h.authenticate}
 		}
-		return []echo.MiddlewareFunc{h.authenticate, requireScope(scope)}
+		return []echo.MiddlewareFunc{h.authenticate, server.RequireScope(scope, access)}
 	}
 	idempotent := server.Idempotent(d.Service, func(c echo.Context) string { return "key:" + apiKey(c).ID })
 	post := func(scope string) []echo.MiddlewareFunc { return append(with(scope), idempotent) }
