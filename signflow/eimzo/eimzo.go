@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -178,16 +179,21 @@ func (v *Verifier) call(ctx context.Context, endpoint, p7 string) (*answer, erro
 	if ip := signflow.ActorFrom(ctx).IP; ip != "" {
 		req.Header.Set("X-Real-IP", ip)
 	}
-	status, body, err := signflow.Fetch(v.client, req, maxAnswer)
+	resp, err := v.client.Do(req)
+	if err != nil {
+		return nil, v.unavailable(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
 		return nil, v.unavailable(err)
 	}
 	switch {
-	case status == http.StatusBadRequest:
+	case resp.StatusCode == http.StatusBadRequest:
 		return nil, refused("The E-IMZO server refused the signature", reason(body))
-	case status != http.StatusOK:
-		return nil, &Error{cause: fmt.Errorf("%s answered HTTP %d: %s", endpoint, status, firstLine(body)),
-			public: signflow.Errorf(signflow.EUNAVAILABLE, "The E-IMZO server failed (HTTP %d); retry in a few seconds.", status)}
+	case resp.StatusCode != http.StatusOK:
+		return nil, &Error{cause: fmt.Errorf("%s answered HTTP %d: %s", endpoint, resp.StatusCode, firstLine(body)),
+			public: signflow.Errorf(signflow.EUNAVAILABLE, "The E-IMZO server failed (HTTP %d); retry in a few seconds.", resp.StatusCode)}
 	}
 	var a answer
 	if err := json.Unmarshal(body, &a); err != nil {

@@ -14,6 +14,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -155,16 +156,21 @@ func (p *Provider) fetchUserinfo(ctx context.Context, tok *oauth2.Token) ([]byte
 	}
 	tok.SetAuthHeader(req)
 	req.Header.Set("Accept", "application/json")
-	status, body, err := signflow.Fetch(p.client, req, maxBody)
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return nil, p.unavailable(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
 		return nil, p.unavailable(err)
 	}
 	switch {
-	case status >= 500:
-		return nil, p.unavailable(statusError(status))
-	case status < 200 || status > 299:
-		return nil, &Error{cause: statusError(status),
-			public: signflow.Errorf(signflow.EINVALID, "%s refused to share the person's data (HTTP %d); nothing was signed.", p.name, status)}
+	case resp.StatusCode >= 500:
+		return nil, p.unavailable(statusError(resp.StatusCode))
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return nil, &Error{cause: statusError(resp.StatusCode),
+			public: signflow.Errorf(signflow.EINVALID, "%s refused to share the person's data (HTTP %d); nothing was signed.", p.name, resp.StatusCode)}
 	}
 	return body, nil
 }

@@ -151,15 +151,20 @@ func (m *MyIDWeb) call(ctx context.Context, method, path, bearer, ctype string, 
 		req.Header.Set("Authorization", "Bearer "+bearer)
 	}
 	req.Header.Set("Accept", "application/json")
-	status, data, err := signflow.Fetch(m.client, req, maxBody)
+	resp, err := m.client.Do(req)
+	if err != nil {
+		return m.fail(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	switch {
 	case err != nil:
 		return m.fail(err)
-	case status >= 500:
-		return m.fail(fmt.Errorf("%s answered HTTP %d", path, status))
-	case status < 200 || status > 299:
-		return &Error{cause: fmt.Errorf("%s answered HTTP %d: %.200s", path, status, data),
-			public: signflow.Errorf(signflow.EINVALID, "MyID refused the identity check (HTTP %d); start it again.", status)}
+	case resp.StatusCode >= 500:
+		return m.fail(fmt.Errorf("%s answered HTTP %d", path, resp.StatusCode))
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		return &Error{cause: fmt.Errorf("%s answered HTTP %d: %.200s", path, resp.StatusCode, data),
+			public: signflow.Errorf(signflow.EINVALID, "MyID refused the identity check (HTTP %d); start it again.", resp.StatusCode)}
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return m.fail(fmt.Errorf("%s: %w", path, err))
