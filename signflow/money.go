@@ -133,9 +133,20 @@ func MajorNumber(minor int64) json.Number {
 }
 
 // AppendMajor appends minor units as the major-unit number MajorNumber
-// renders, for JSON written by hand.
+// renders, for JSON written by hand: whole units, then the cents without
+// trailing zeros, in integers only.
 func AppendMajor(b []byte, minor int64) []byte {
-	return strconv.AppendFloat(b, float64(minor)/100, 'f', -1, 64)
+	if minor < 0 {
+		b, minor = append(b, '-'), -minor
+	}
+	b = strconv.AppendInt(b, minor/100, 10)
+	if cents := minor % 100; cents != 0 {
+		b = append(b, '.', byte('0'+cents/10))
+		if cents%10 != 0 {
+			b = append(b, byte('0'+cents%10))
+		}
+	}
+	return b
 }
 
 // MinorNumber renders minor units as a JSON number.

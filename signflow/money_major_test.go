@@ -1,6 +1,7 @@
 package signflow_test
 
 import (
+	"strconv"
 	"testing"
 
 	"contracts/signflow"
@@ -16,6 +17,14 @@ func TestMajorNumberAndAppendMajorAgree(t *testing.T) {
 		}
 		if got := string(signflow.AppendMajor([]byte(`"x":`), minor)); got != `"x":`+want {
 			t.Errorf("AppendMajor(%d) = %s, want %s", minor, got, `"x":`+want)
+		}
+	}
+	// The same text as the float64 rendering it replaced, which is exact
+	// within MaxMoney.
+	for _, minor := range []int64{-12345, -5, 7, 99, 100, 101, 110, 1999, 123456789, signflow.MaxMoney - 10, signflow.MaxMoney - 99} {
+		want := strconv.FormatFloat(float64(minor)/100, 'f', -1, 64)
+		if got := string(signflow.MajorNumber(minor)); got != want {
+			t.Errorf("MajorNumber(%d) = %s, want %s", minor, got, want)
 		}
 	}
 	buf := make([]byte, 0, 64)
