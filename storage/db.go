@@ -68,6 +68,8 @@ type DB struct {
 	// lastWrite is the id of the latest write transaction known to have
 	// committed through this DB (memo.go).
 	lastWrite atomic.Uint64
+	// batcher gathers Updates into shared transactions (batch.go).
+	batcher batcher
 }
 
 // Options tune how the file is opened.
@@ -122,7 +124,7 @@ func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
 // Update runs fn in a batched write transaction; fn may run more than once.
 func (db *DB) Update(fn func(signflow.Tx) error) error {
-	return db.bolt.Batch(func(btx *bolt.Tx) error { db.noteCommit(btx); return fn(&tx{b: btx, db: db}) })
+	return db.batch(func(btx *bolt.Tx) error { db.noteCommit(btx); return fn(&tx{b: btx, db: db}) })
 }
 
 // View runs fn in a read transaction. Records it reads may share their

@@ -41,9 +41,9 @@ func BenchmarkMixedReadsCreates(b *testing.B) {
 	e, tok, paths := manyEnv(b)
 	body := string(loadgen.ContractBody(e.Template.ID))
 	var next atomic.Uint64
-	before := e.DB.Bolt().Stats().TxN
+	before, cpu, txs := e.DB.Bolt().Stats().TxN, cpuTime(), writeTxID(b, e)
 	b.ReportAllocs()
-	b.SetParallelism(8)
+	b.SetParallelism(25) // 50 clients on two cores, as the ratio bench's wrk -c50
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		n := next.Add(1) * 7919
@@ -63,6 +63,9 @@ func BenchmarkMixedReadsCreates(b *testing.B) {
 	b.StopTimer()
 	// read transactions per request: a create opens one, a kept answer none
 	b.ReportMetric(float64(e.DB.Bolt().Stats().TxN-before)/float64(b.N), "readtx/op")
+	// write transactions per create: how well the creates share commits
+	b.ReportMetric(float64(writeTxID(b, e)-txs)/float64(b.N/10), "writes/create")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // manyEnv is an interface over manyContracts typical contracts of app A,

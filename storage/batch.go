@@ -1,0 +1,113 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// batcher gathers concurrent Updates into shared write transactions, as
+// bbolt's Batch does, but as a group commit: the first call waits the
+// batch delay, and the calls that arrive while a batch commits make up
+// the next one, which starts as soon as the writer is free. bbolt's Batch
+// cuts a new batch every delay whatever the writer is doing, so while a
+// commit waits on the disk the batches behind it queue on the writer lock
+// in small pieces, each paying its own commit and two syncs: the writer
+// falls behind, and every caller waits the longer.
+type batcher struct {
+	mu      sync.Mutex
+	calls   []batchCall
+	running bool // a writer goroutine is waiting out the delay or committing
+}
+
+type batchCall struct {
+	fn  func(*bolt.Tx) error
+	err chan error
+}
+
+// errSolo tells a caller that its function failed in a batch, which went
+// on without it: it runs again in a transaction of its own.
+var errSolo = errors.New("storage: run again alone")
+
+// batch runs fn in a write transaction shared with concurrent callers;
+// fn may run more than once, and its error is returned when it fails.
+func (db *DB) batch(fn func(*bolt.Tx) error) error {
+	errc := make(chan error, 1)
+	b := &db.batcher
+	b.mu.Lock()
+	b.calls = append(b.calls, batchCall{fn, errc})
+	start := !b.running
+	b.running = true
+	b.mu.Unlock()
+	if start {
+		if d := db.bolt.MaxBatchDelay; d > 0 {
+			time.AfterFunc(d, db.writeBatches)
+		} else {
+			go db.writeBatches()
+		}
+	}
+	err := <-errc
+	if err == errSolo {
+		err = db.bolt.Update(fn)
+	}
+	return err
+}
+
+// writeBatches commits the gathered calls, batch after batch, until none
+// are left.
+func (db *DB) writeBatches() {
+	b := &db.batcher
+	for {
+		b.mu.Lock()
+		n := min(len(b.calls), max(db.bolt.MaxBatchSize, 1))
+		if n == 0 {
+			b.running = false
+			b.mu.Unlock()
+			return
+		}
+		calls := b.calls[:n:n]
+		b.calls = append([]batchCall(nil), b.calls[n:]...)
+		b.mu.Unlock()
+		db.writeBatch(calls)
+	}
+}
+
+// writeBatch runs the calls in one transaction. A call whose function
+// fails is taken out and told to run alone, and the rest run again.
+func (db *DB) writeBatch(calls []batchCall) {
+	for len(calls) > 0 {
+		failed := -1
+		err := db.bolt.Update(func(btx *bolt.Tx) error {
+			for i, c := range calls {
+				if err := safelyCall(c.fn, btx); err != nil {
+					failed = i
+					return err
+				}
+			}
+			return nil
+		})
+		if failed >= 0 {
+			calls[failed].err <- errSolo
+			calls = append(calls[:failed:failed], calls[failed+1:]...)
+			continue
+		}
+		for _, c := range calls {
+			c.err <- err
+		}
+		return
+	}
+}
+
+// safelyCall turns a panic of fn into an error, so that the batch goes on;
+// the caller's solo run panics again in its own goroutine.
+func safelyCall(fn func(*bolt.Tx) error, btx *bolt.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return fn(btx)
+}
