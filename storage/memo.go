@@ -198,28 +198,37 @@ func (db *DB) FreshMemo(id, name string) any {
 // far enough, a reader learns without a transaction that a contract kept
 // its bytes from one snapshot to another. A transaction that rolls back
 // leaves its note, which costs a check in a transaction, never a stale
-// answer.
+// answer. The notes are kept in two generations: when the newer is full
+// the older is forgotten, and floor rises to the last transaction noted
+// in it, so a memo checked since then stays fresh without a transaction
+// (with one generation cleared at once, every memo of a store that keeps
+// creating contracts fell back to a transaction every few seconds).
 type contractWrites struct {
-	mu    sync.RWMutex
-	ids   map[string]uint64
-	floor uint64 // the notes of transactions up to floor may be forgotten
+	mu     sync.RWMutex
+	ids    map[string]uint64 // the newer generation
+	old    map[string]uint64 // the older generation
+	top    uint64            // the latest transaction noted in ids
+	oldTop uint64            // the latest transaction noted in old
+	floor  uint64            // the notes of transactions up to floor may be forgotten
 }
 
-// contractWritesKept bounds the notes; past it they start over.
+// contractWritesKept bounds the notes of both generations.
 const contractWritesKept = 8192
 
 // add notes that the write transaction tx writes the contract id.
 func (w *contractWrites) add(id string, tx uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.ids) >= contractWritesKept {
-		clear(w.ids)
-		w.floor = max(w.floor, tx)
+	if len(w.ids) >= contractWritesKept/2 {
+		w.floor = max(w.floor, w.oldTop)
+		w.old, w.oldTop = w.ids, w.top
+		w.ids = nil
 	}
 	if w.ids == nil {
-		w.ids = map[string]uint64{}
+		w.ids = make(map[string]uint64, contractWritesKept/2)
 	}
 	w.ids[id] = max(w.ids[id], tx)
+	w.top = max(w.top, tx)
 }
 
 // unchanged reports whether no write transaction after snapshot lo and at
@@ -233,8 +242,8 @@ func (w *contractWrites) unchanged(id string, lo, hi uint64) bool {
 	}
 	// Only the latest write is noted: one after hi may hide another
 	// between lo and hi.
-	tx, ok := w.ids[id]
-	return !ok || tx <= lo
+	tx := max(w.ids[id], w.old[id])
+	return tx <= lo
 }
 
 // noteCommit has lastWrite raised to the write transaction's id once it
