@@ -22,7 +22,9 @@ const manyContracts = 4000
 // a random contract among manyContracts typical ones (ratio.sh reads).
 func BenchmarkGetManyContracts(b *testing.B) {
 	e, tok, paths := manyEnv(b)
+	cpu := cpuTime()
 	b.ReportAllocs()
+	b.SetParallelism(25) // 50 clients on two cores, as the ratio bench's wrk -c50
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		n := uint64(len(paths)) * 7919
@@ -33,6 +35,8 @@ func BenchmarkGetManyContracts(b *testing.B) {
 			serve(b, e, req)
 		}
 	})
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkMixedReadsCreates is 9 random reads (as above) to 1 create of a
