@@ -75,7 +75,7 @@ type DB struct {
 // Options tune how the file is opened.
 type Options struct {
 	Timeout    time.Duration // wait for the file lock; default 1s
-	BatchDelay time.Duration // bbolt MaxBatchDelay (data.batchDelay); 0: no wait
+	BatchDelay time.Duration // a write's wait for others while no commit is under way (data.batchDelay, batch.go); 0: none
 	ReadOnly   bool
 }
 
@@ -94,7 +94,7 @@ func Open(path string, opt Options) (*DB, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	b.MaxBatchDelay = opt.BatchDelay
+	b.MaxBatchDelay = opt.BatchDelay // read by the group commit (batch.go)
 	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes), memos: newMemoCache(memoBytes), claims: claims{rows: map[string]heldRow{}}}
 	if !opt.ReadOnly {
 		if err := db.migrate(); err != nil {
