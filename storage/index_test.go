@@ -208,32 +208,44 @@ func indexProblems(btx *bolt.Tx) []string {
 		queued[string(v)] = true
 		return nil
 	})
-	// The claim indexes: due times and lanes of exactly the PENDING rows.
-	due, laned := map[string]bool{}, map[string]bool{}
+	// The claim indexes: the lanes of exactly the PENDING rows, and the due
+	// time of exactly the first (lowest sequence) of each lane.
+	due, laned, heads := map[string]bool{}, map[string]bool{}, map[string]*signflow.Delivery{}
+	for _, d := range deliveries {
+		lane := d.Target + "\x00" + d.ContractID
+		if h := heads[lane]; d.Status == signflow.DeliveryPending && (h == nil || d.Seq < h.Seq) {
+			heads[lane] = d
+		}
+	}
 	bucket("delivery_due").ForEach(func(k, v []byte) error {
 		parts := strings.Split(string(v), "\x00")
 		d := deliveries[parts[len(parts)-1]]
-		if d == nil || d.Status != signflow.DeliveryPending || len(k) != 16 || len(parts) != 3 ||
-			binary.BigEndian.Uint64(k[:8]) != uint64(d.NextAt.UnixNano()) || binary.BigEndian.Uint64(k[8:]) != d.Seq ||
-			parts[0] != d.Target || parts[1] != d.ContractID {
-			bad("delivery_due %x -> %q: not a PENDING delivery due then", k, v)
+		if d == nil || d.Status != signflow.DeliveryPending || len(k) != len(d.Target)+17 || len(parts) != 2 ||
+			string(k[:len(d.Target)+1]) != d.Target+"\x00" || binary.BigEndian.Uint64(k[len(k)-16:]) != uint64(d.NextAt.UnixNano()) ||
+			binary.BigEndian.Uint64(k[len(k)-8:]) != d.Seq || parts[0] != d.ContractID || heads[d.Target+"\x00"+d.ContractID] != d {
+			bad("delivery_due %q -> %q: not the first PENDING delivery of its lane, due then", k, v)
 			return nil
 		}
 		due[d.ID] = true
 		return nil
 	})
 	bucket("delivery_lanes").ForEach(func(k, v []byte) error {
-		d := deliveries[string(v)]
+		var d *signflow.Delivery
+		if len(v) > 8 {
+			d = deliveries[string(v[8:])]
+		}
 		if d == nil || d.Status != signflow.DeliveryPending || string(k) != d.Target+"\x00"+d.ContractID+"\x00"+string(k[len(k)-8:]) ||
-			binary.BigEndian.Uint64(k[len(k)-8:]) != d.Seq {
-			bad("delivery_lanes %q -> %s: not a PENDING delivery of that lane", k, v)
+			binary.BigEndian.Uint64(k[len(k)-8:]) != d.Seq || binary.BigEndian.Uint64(v[:8]) != uint64(d.NextAt.UnixNano()) {
+			bad("delivery_lanes %q -> %q: not a PENDING delivery of that lane", k, v)
 			return nil
 		}
 		laned[d.ID] = true
 		return nil
 	})
 	for id, d := range deliveries {
-		if pending := d.Status == signflow.DeliveryPending; due[id] != pending || laned[id] != pending {
+		pending := d.Status == signflow.DeliveryPending
+		head := pending && heads[d.Target+"\x00"+d.ContractID] == d
+		if due[id] != head || laned[id] != pending {
 			bad("delivery %s in status %s: due=%v laned=%v", id, d.Status, due[id], laned[id])
 		}
 	}

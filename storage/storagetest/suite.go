@@ -80,6 +80,8 @@ func Run(t *testing.T, e Engine) {
 		{"ClaimsLeaseAndRelease", testClaimsLeaseAndRelease},
 		{"ClaimsGiveEachRowOnce", testClaimsGiveEachRowOnce},
 		{"ClaimsPerTarget", testClaimsPerTarget},
+		{"ClaimsPassABusyTarget", testClaimsPassABusyTarget},
+		{"ClaimsRedeliveredRowLeads", testClaimsRedeliveredRowLeads},
 		{"AdminContractsEveryone", testAdminContractsEveryone},
 		{"ContractStats", testContractStats},
 		{"AdminLists", testAdminLists},
