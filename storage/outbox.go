@@ -2,8 +2,8 @@ package storage
 
 import (
 	"bytes"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"slices"
 	"sync"
 	"time"
