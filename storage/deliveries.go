@@ -2,7 +2,6 @@ package storage
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -44,7 +43,11 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 
 func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
 	v := new(signflow.Delivery)
-	if err := t.get(bucketDeliveries, []byte(id), v, "Delivery"); err != nil {
+	data := t.bucket(bucketDeliveries).Get([]byte(id))
+	if data == nil {
+		return v, signflow.Errorf(signflow.ENOTFOUND, "Delivery not found.")
+	}
+	if err := decodeDelivery(data, v); err != nil {
 		return v, err
 	}
 	t.withBody(v)
@@ -145,11 +148,9 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 }
 
 // putDeliveryState writes the row without its body, which lives in
-// delivery_bodies.
+// delivery_bodies (see delivery_row.go).
 func (t *tx) putDeliveryState(d *signflow.Delivery) error {
-	state := *d
-	state.Body = nil
-	return t.put(bucketDeliveries, []byte(d.ID), &state)
+	return t.bucket(bucketDeliveries).Put([]byte(d.ID), encodeDelivery(d))
 }
 
 // withBody gives the row its body from delivery_bodies. A file before
@@ -219,7 +220,7 @@ func (t *tx) Deliveries(f signflow.DeliveryFilter) ([]*signflow.Delivery, error)
 			return nil
 		}
 		d := new(signflow.Delivery)
-		if err := json.Unmarshal(v, d); err != nil {
+		if err := decodeDelivery(v, d); err != nil {
 			return err
 		}
 		if keep(d) {
@@ -246,7 +247,7 @@ func splitDeliveryBodies(btx *bolt.Tx) error {
 	t := &tx{b: btx}
 	for _, id := range ids {
 		d := new(signflow.Delivery)
-		if err := json.Unmarshal(rows.Get(id), d); err != nil {
+		if err := decodeDelivery(rows.Get(id), d); err != nil {
 			return fmt.Errorf("delivery %s: %w", id, err)
 		}
 		if len(d.Body) == 0 || string(d.Body) == "null" {
@@ -269,12 +270,8 @@ func fillDeliveryFailed(btx *bolt.Tx) error {
 		return err
 	}
 	return btx.Bucket(bucketDeliveries).ForEach(func(_, v []byte) error {
-		var d struct {
-			ID     string `json:"id"`
-			Seq    uint64 `json:"seq"`
-			Status string `json:"status"`
-		}
-		if err := json.Unmarshal(v, &d); err != nil || d.Status != signflow.DeliveryFailed {
+		d := new(signflow.Delivery)
+		if err := decodeDelivery(v, d); err != nil || d.Status != signflow.DeliveryFailed {
 			return err
 		}
 		return failed.Put(seq8(d.Seq), []byte(d.ID))

@@ -192,7 +192,7 @@ func indexProblems(btx *bolt.Tx) []string {
 	deliveries := map[string]*signflow.Delivery{}
 	bucket("deliveries").ForEach(func(k, v []byte) error {
 		d := new(signflow.Delivery)
-		if err := json.Unmarshal(v, d); err != nil || d.ID != string(k) || len(btx.Bucket([]byte("delivery_bodies")).Get(k)) == 0 || contracts[d.ContractID] == nil {
+		if err := storage.DecodeDeliveryRow(v, d); err != nil || d.ID != string(k) || len(btx.Bucket([]byte("delivery_bodies")).Get(k)) == 0 || contracts[d.ContractID] == nil {
 			bad("delivery %s: undecodable, without body or for a missing contract", k)
 			return nil
 		}

@@ -35,7 +35,7 @@ func BenchmarkCreateContractWebhook(b *testing.B) {
 	b.Cleanup(rcv.Close)
 	fixture.MustCredential(b, e.Service.CreateKey, &signflow.CredentialInput{Name: "Hooked", OwnerIN: fixture.OwnerIN,
 		Scopes: []string{signflow.ScopeContractsRead}, AllTemplates: true, WebhookURL: rcv.URL + "/hook"})
-	pool, err := webhooks.New(e.DB, e.Box, nil, webhooks.Options{})
+	pool, err := webhooks.New(e.DB, e.Box, nil, fixture.Webhooks(webhooks.Options{}))
 	if err != nil {
 		b.Fatal(err)
 	}
