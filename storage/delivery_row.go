@@ -46,7 +46,9 @@ func encodeDelivery(d *signflow.Delivery) []byte {
 	return b
 }
 
-func appendString(b []byte, s string) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) }
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
 
 func appendTime(b []byte, t time.Time) []byte {
 	return binary.AppendUvarint(binary.AppendVarint(b, t.Unix()), uint64(t.Nanosecond()))
