@@ -99,8 +99,8 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 			return err
 		}
 		if t.db != nil {
-			id, key := d.ID, dueKey(old)
-			t.b.OnCommit(func() { t.db.claims.release(id, key) })
+			seq, at := old.Seq, unixNanos(old.NextAt)
+			t.b.OnCommit(func() { t.db.claims.release(seq, at) })
 		}
 	}
 	pending := d.Status == signflow.DeliveryPending

@@ -33,23 +33,23 @@ var (
 // claims are the rows handed out by ClaimDeliveries and not yet settled.
 type claims struct {
 	mu   sync.Mutex
-	rows map[string]heldRow // by delivery id
+	rows map[uint64]heldRow // by the row's sequence number, cheaper to look up than its id
 }
 
-// heldRow is a claim on a row as it was due under key in delivery_due: a
-// write of the row that moves it (a retry, a redelivery) ends the claim.
+// heldRow is a claim on a row as it was due at (unix nanos): a write of
+// the row that moves it (a retry, a redelivery) ends the claim.
 type heldRow struct {
 	by    string
 	until time.Time
-	key   string
+	at    uint64
 }
 
-// release ends the claim on the row as it was due under key, once a write
-// of the row commits. A claim made since, on the row as written, stays.
-func (c *claims) release(id string, key []byte) {
+// release ends the claim on the row seq as it was due at, once a write of
+// the row commits. A claim made since, on the row as written, stays.
+func (c *claims) release(seq, at uint64) {
 	c.mu.Lock()
-	if h, ok := c.rows[id]; ok && h.key == string(key) {
-		delete(c.rows, id)
+	if h, ok := c.rows[seq]; ok && h.at == at {
+		delete(c.rows, seq)
 	}
 	c.mu.Unlock()
 }
@@ -161,23 +161,23 @@ func (db *DB) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBatch
 					}
 					break
 				}
-				id := v[bytes.IndexByte(v, 0)+1:]
-				if h, held := db.claims.rows[string(id)]; held && h.key == string(k) && h.until.After(c.Now) {
+				seq := binary.BigEndian.Uint64(k[len(k)-8:])
+				if h, held := db.claims.rows[seq]; held && h.at == at && h.until.After(c.Now) {
 					continue
 				}
-				found = append(found, dueRow{key: string(k), at: k[i+1:], id: string(id)})
+				found = append(found, dueRow{seq: seq, key: k[i+1:], id: v[bytes.IndexByte(v, 0)+1:]})
 				took++
 			}
 			target[i] = 1 // the next target's keys come after every key of this one
 			k, v = cur.Seek(target)
 		}
-		slices.SortFunc(found, func(a, b dueRow) int { return bytes.Compare(a.at, b.at) })
+		slices.SortFunc(found, func(a, b dueRow) int { return bytes.Compare(a.key, b.key) })
 		for _, r := range found[:min(len(found), c.Limit)] {
-			d, err := t.Delivery(r.id)
+			d, err := t.Delivery(string(r.id))
 			if err != nil {
 				return err
 			}
-			db.claims.rows[r.id] = heldRow{by: c.Claimer, until: c.Now.Add(c.Lease), key: r.key}
+			db.claims.rows[r.seq] = heldRow{by: c.Claimer, until: c.Now.Add(c.Lease), at: binary.BigEndian.Uint64(r.key)}
 			out.Rows = append(out.Rows, d)
 		}
 		return nil
@@ -194,12 +194,12 @@ func (db *DB) ClaimDeliveries(c signflow.DeliveryClaim) (*signflow.DeliveryBatch
 	return out, err
 }
 
-// dueRow is a row a claim may give out: its delivery_due key, the due
-// time and sequence in it (the order rows are given out in), its id.
+// dueRow is a row a claim may give out: its sequence, the due time and
+// sequence of its delivery_due key (the order rows are given out in), its
+// id; the slices are the transaction's.
 type dueRow struct {
-	key string
-	at  []byte
-	id  string
+	seq     uint64
+	key, id []byte
 }
 
 // countQueued sets queued from the file, once at open; from then on each
@@ -220,9 +220,9 @@ func (db *DB) countQueued() error {
 func (db *DB) ReleaseDeliveries(claimer string) error {
 	db.claims.mu.Lock()
 	defer db.claims.mu.Unlock()
-	for id, h := range db.claims.rows {
+	for seq, h := range db.claims.rows {
 		if h.by == claimer {
-			delete(db.claims.rows, id)
+			delete(db.claims.rows, seq)
 		}
 	}
 	return nil
