@@ -125,26 +125,33 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 	if err := t.indexPending(d, pending); err != nil {
 		return err
 	}
-	var err error
-	q := t.bucket(bucketDeliveryQueue)
-	if pending {
-		err = q.Put(seq8(d.Seq), []byte(d.ID))
-	} else {
-		err = q.Delete(seq8(d.Seq))
-	}
-	if err != nil {
+	// The queue and the failed hold a row by its status; a write that
+	// keeps the status leaves them be.
+	if err := t.indexStatus(bucketDeliveryQueue, d, old, signflow.DeliveryPending); err != nil {
 		return err
 	}
-	failed := t.bucket(bucketDeliveryFailed)
-	if d.Status == signflow.DeliveryFailed {
-		err = failed.Put(seq8(d.Seq), []byte(d.ID))
-	} else {
-		err = failed.Delete(seq8(d.Seq))
-	}
-	if err != nil {
+	if err := t.indexStatus(bucketDeliveryFailed, d, old, signflow.DeliveryFailed); err != nil {
 		return err
 	}
 	return t.putDeliveryState(d)
+}
+
+// indexStatus puts the row in the index of the rows in status, or takes it
+// out, as the write moves it from old (nil: none).
+func (t *tx) indexStatus(bucket []byte, d, old *signflow.Delivery, status string) error {
+	was, is := old != nil && old.Status == status, d.Status == status
+	if was && is && old.Seq == d.Seq {
+		return nil
+	}
+	if was {
+		if err := t.bucket(bucket).Delete(seq8(old.Seq)); err != nil {
+			return err
+		}
+	}
+	if is {
+		return t.bucket(bucket).Put(seq8(d.Seq), []byte(d.ID))
+	}
+	return nil
 }
 
 // putDeliveryState writes the row without its body, which lives in
