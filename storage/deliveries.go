@@ -2,7 +2,10 @@ package storage
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"contracts/signflow"
@@ -125,11 +128,8 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 	if err := t.indexPending(d, pending); err != nil {
 		return err
 	}
-	// The queue and the failed hold a row by its status; a write that
-	// keeps the status leaves them be.
-	if err := t.indexStatus(bucketDeliveryQueue, d, old, signflow.DeliveryPending); err != nil {
-		return err
-	}
+	// delivery_failed holds a row by its status; a write that keeps the
+	// status leaves it be. The PENDING are in delivery_lanes.
 	if err := t.indexStatus(bucketDeliveryFailed, d, old, signflow.DeliveryFailed); err != nil {
 		return err
 	}
@@ -171,10 +171,32 @@ func (t *tx) withBody(d *signflow.Delivery) {
 // PendingDeliveries returns the oldest PENDING rows after the sequence
 // number afterSeq, in outbox order.
 func (t *tx) PendingDeliveries(afterSeq uint64, limit int) ([]*signflow.Delivery, error) {
+	return t.pendingAfter(afterSeq, limit)
+}
+
+// pendingAfter reads the PENDING rows after afterSeq, at most limit, in
+// outbox order. They are the rows of delivery_lanes, in lane order: the
+// walk takes them all and sorts them, which a listing of the queue can
+// afford and a claim never needs.
+func (t *tx) pendingAfter(afterSeq uint64, limit int) ([]*signflow.Delivery, error) {
+	type entry struct {
+		seq uint64
+		id  []byte
+	}
+	var found []entry
+	err := t.bucket(bucketDeliveryLanes).ForEach(func(k, v []byte) error {
+		if seq := binary.BigEndian.Uint64(k[len(k)-8:]); seq > afterSeq {
+			found = append(found, entry{seq, v[8:]})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(found, func(a, b entry) int { return cmp.Compare(a.seq, b.seq) })
 	var out []*signflow.Delivery
-	c := t.bucket(bucketDeliveryQueue).Cursor()
-	for k, id := c.Seek(seq8(afterSeq + 1)); k != nil && len(out) < limit; k, id = c.Next() {
-		d, err := t.Delivery(string(id))
+	for _, e := range found[:min(len(found), max(limit, 0))] {
+		d, err := t.Delivery(string(e.id))
 		if err != nil {
 			return nil, err
 		}
@@ -192,13 +214,12 @@ func (t *tx) Deliveries(f signflow.DeliveryFilter) ([]*signflow.Delivery, error)
 	keep := func(d *signflow.Delivery) bool {
 		return (f.Status == "" || d.Status == f.Status) && (f.ContractID == "" || d.ContractID == f.ContractID)
 	}
-	if f.ContractID == "" && (f.Status == signflow.DeliveryFailed || f.Status == signflow.DeliveryPending) {
-		// The failed and the pending have indexes of their own, in outbox order.
-		b := t.bucket(bucketDeliveryFailed)
-		if f.Status == signflow.DeliveryPending {
-			b = t.bucket(bucketDeliveryQueue)
-		}
-		c := b.Cursor()
+	if f.ContractID == "" && f.Status == signflow.DeliveryPending {
+		return t.pendingAfter(0, f.Limit)
+	}
+	if f.ContractID == "" && f.Status == signflow.DeliveryFailed {
+		// The failed have an index of their own, in outbox order.
+		c := t.bucket(bucketDeliveryFailed).Cursor()
 		for k, id := c.First(); k != nil && len(out) < f.Limit; k, id = c.Next() {
 			d, err := t.Delivery(string(id))
 			if err != nil {

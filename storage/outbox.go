@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -208,7 +209,7 @@ type dueRow struct {
 func (db *DB) countQueued() error {
 	return db.bolt.View(func(btx *bolt.Tx) error {
 		var n int64
-		if b := btx.Bucket(bucketDeliveryQueue); b != nil {
+		if b := btx.Bucket(bucketDeliveryLanes); b != nil {
 			n = int64(b.Stats().KeyN)
 		}
 		db.queued.Store(n)
@@ -241,21 +242,27 @@ func createDeliveryClaimIndexes(btx *bolt.Tx) error {
 
 // indexLaneHeads is schema 11: the claim indexes made again, keyed by
 // target first and with only the first row of each lane due, from the
-// PENDING rows queued.
+// PENDING rows; delivery_lanes holds them all, so that delivery_queue,
+// which held them too, goes.
 func indexLaneHeads(btx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketDeliveryDue, bucketDeliveryLanes} {
+	for _, name := range [][]byte{bucketDeliveryDue, bucketDeliveryLanes, bucketDeliveryQueue} {
 		if err := btx.DeleteBucket(name); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return err
 		}
+	}
+	for _, name := range [][]byte{bucketDeliveryDue, bucketDeliveryLanes} {
 		if _, err := btx.CreateBucket(name); err != nil {
 			return err
 		}
 	}
 	t := &tx{b: btx}
-	return btx.Bucket(bucketDeliveryQueue).ForEach(func(_, id []byte) error {
-		d, err := t.Delivery(string(id))
-		if err != nil {
-			return err
+	return btx.Bucket(bucketDeliveries).ForEach(func(k, v []byte) error {
+		d := new(signflow.Delivery)
+		if err := decodeDelivery(v, d); err != nil {
+			return fmt.Errorf("delivery %s: %w", k, err)
+		}
+		if d.Status != signflow.DeliveryPending {
+			return nil
 		}
 		return t.indexPending(d, true)
 	})

@@ -102,3 +102,41 @@ func testClaimsRedeliveredRowLeads(t *testing.T, e Engine) {
 		t.Fatalf("after it was delivered: %v, want the later row", got)
 	}
 }
+
+// The PENDING rows are listed in outbox order, whatever their targets and
+// contracts, from a sequence number on; delivered rows are not.
+func testPendingInOutboxOrder(t *testing.T, e Engine) {
+	db, _ := outbox(t, e)
+	ids := addRows(t, db, row{"key:z", "c9", t0}, row{"app:a", "c1", t0}, row{"key:z", "c1", t0.Add(-time.Hour)},
+		row{"app:a", "c0", t0}, row{"app:m", "c5", t0})
+	settle(t, db, ids[1], time.Time{})
+	var all, after, listed []*signflow.Delivery
+	must(t, db.View(func(tx signflow.Tx) (err error) {
+		if all, err = tx.PendingDeliveries(0, 10); err != nil {
+			return err
+		}
+		if len(all) == 4 {
+			if after, err = tx.PendingDeliveries(all[1].Seq, 1); err != nil {
+				return err
+			}
+		}
+		listed, err = tx.Deliveries(signflow.DeliveryFilter{Status: signflow.DeliveryPending, Limit: 3})
+		return err
+	}))
+	idsOf := func(list []*signflow.Delivery) (out []string) {
+		for _, d := range list {
+			out = append(out, d.ID)
+		}
+		return out
+	}
+	want := []string{ids[0], ids[2], ids[3], ids[4]}
+	if got := idsOf(all); !slices.Equal(got, want) {
+		t.Fatalf("pending %v, want %v", got, want)
+	}
+	if got := idsOf(after); !slices.Equal(got, want[2:3]) {
+		t.Fatalf("pending after the second: %v, want %v", got, want[2:3])
+	}
+	if got := idsOf(listed); !slices.Equal(got, want[:3]) {
+		t.Fatalf("listed pending %v, want %v", got, want[:3])
+	}
+}

@@ -82,6 +82,7 @@ func Run(t *testing.T, e Engine) {
 		{"ClaimsPerTarget", testClaimsPerTarget},
 		{"ClaimsPassABusyTarget", testClaimsPassABusyTarget},
 		{"ClaimsRedeliveredRowLeads", testClaimsRedeliveredRowLeads},
+		{"PendingInOutboxOrder", testPendingInOutboxOrder},
 		{"AdminContractsEveryone", testAdminContractsEveryone},
 		{"ContractStats", testContractStats},
 		{"AdminLists", testAdminLists},
