@@ -14,8 +14,9 @@ import (
 )
 
 // A file of schema 10 has claim indexes keyed by due time first, with
-// every PENDING row due: the upgrade makes them again, target first and
-// with only each lane's first row due, and claims follow the lanes.
+// every PENDING row due, and a queue of them: the upgrade makes the
+// indexes again, target first and with only each lane's first row due,
+// drops the queue, and claims follow the lanes.
 func TestUpgradeIndexesLaneHeads(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "contracts.db")
 	at := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
@@ -58,7 +59,11 @@ func TestUpgradeIndexesLaneHeads(t *testing.T) {
 		}
 		due, _ := btx.CreateBucket([]byte("delivery_due"))
 		lanes, _ := btx.CreateBucket([]byte("delivery_lanes"))
+		queue, _ := btx.CreateBucket([]byte("delivery_queue"))
 		for _, d := range rows[:3] {
+			if err := queue.Put(binary.BigEndian.AppendUint64(nil, d.Seq), []byte(d.ID)); err != nil {
+				return err
+			}
 			k := binary.BigEndian.AppendUint64(nil, uint64(d.NextAt.UnixNano()))
 			k = binary.BigEndian.AppendUint64(k, d.Seq)
 			if err := due.Put(k, []byte(d.Target+"\x00"+d.ContractID+"\x00"+d.ID)); err != nil {
@@ -77,6 +82,14 @@ func TestUpgradeIndexesLaneHeads(t *testing.T) {
 	db = openDB(t, path)
 	if v, err := db.SchemaVersion(); err != nil || v != storage.CurrentSchema() {
 		t.Fatalf("schema %d (%v)", v, err)
+	}
+	if err := db.Bolt().View(func(btx *bolt.Tx) error {
+		if btx.Bucket([]byte("delivery_queue")) != nil {
+			t.Error("delivery_queue is left after the upgrade")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	claim := func(now time.Time) []string {
 		t.Helper()
