@@ -95,7 +95,7 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	b.MaxBatchDelay = opt.BatchDelay // read by the group commit (batch.go)
-	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes), memos: newMemoCache(memoBytes), claims: claims{rows: map[string]heldRow{}}}
+	db := &DB{bolt: b, path: path, cache: newRecordCache(cacheBytes), memos: newMemoCache(memoBytes), claims: claims{rows: map[uint64]heldRow{}}}
 	if !opt.ReadOnly {
 		if err := db.migrate(); err != nil {
 			b.Close()

@@ -2,8 +2,10 @@ package storage
 
 import (
 	"bytes"
-	"encoding/json"
+	"cmp"
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"contracts/signflow"
@@ -44,7 +46,11 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 
 func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
 	v := new(signflow.Delivery)
-	if err := t.get(bucketDeliveries, []byte(id), v, "Delivery"); err != nil {
+	data := t.bucket(bucketDeliveries).Get([]byte(id))
+	if data == nil {
+		return v, signflow.Errorf(signflow.ENOTFOUND, "Delivery not found.")
+	}
+	if err := decodeDelivery(data, v); err != nil {
 		return v, err
 	}
 	t.withBody(v)
@@ -96,8 +102,8 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 			return err
 		}
 		if t.db != nil {
-			id, key := d.ID, dueKey(old)
-			t.b.OnCommit(func() { t.db.claims.release(id, key) })
+			seq, at := old.Seq, unixNanos(old.NextAt)
+			t.b.OnCommit(func() { t.db.claims.release(seq, at) })
 		}
 	}
 	pending := d.Status == signflow.DeliveryPending
@@ -122,34 +128,36 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 	if err := t.indexPending(d, pending); err != nil {
 		return err
 	}
-	var err error
-	q := t.bucket(bucketDeliveryQueue)
-	if pending {
-		err = q.Put(seq8(d.Seq), []byte(d.ID))
-	} else {
-		err = q.Delete(seq8(d.Seq))
-	}
-	if err != nil {
-		return err
-	}
-	failed := t.bucket(bucketDeliveryFailed)
-	if d.Status == signflow.DeliveryFailed {
-		err = failed.Put(seq8(d.Seq), []byte(d.ID))
-	} else {
-		err = failed.Delete(seq8(d.Seq))
-	}
-	if err != nil {
+	// delivery_failed holds a row by its status; a write that keeps the
+	// status leaves it be. The PENDING are in delivery_lanes.
+	if err := t.indexStatus(bucketDeliveryFailed, d, old, signflow.DeliveryFailed); err != nil {
 		return err
 	}
 	return t.putDeliveryState(d)
 }
 
+// indexStatus puts the row in the index of the rows in status, or takes it
+// out, as the write moves it from old (nil: none).
+func (t *tx) indexStatus(bucket []byte, d, old *signflow.Delivery, status string) error {
+	was, is := old != nil && old.Status == status, d.Status == status
+	if was && is && old.Seq == d.Seq {
+		return nil
+	}
+	if was {
+		if err := t.bucket(bucket).Delete(seq8(old.Seq)); err != nil {
+			return err
+		}
+	}
+	if is {
+		return t.bucket(bucket).Put(seq8(d.Seq), []byte(d.ID))
+	}
+	return nil
+}
+
 // putDeliveryState writes the row without its body, which lives in
-// delivery_bodies.
+// delivery_bodies (see delivery_row.go).
 func (t *tx) putDeliveryState(d *signflow.Delivery) error {
-	state := *d
-	state.Body = nil
-	return t.put(bucketDeliveries, []byte(d.ID), &state)
+	return t.bucket(bucketDeliveries).Put([]byte(d.ID), encodeDelivery(d))
 }
 
 // withBody gives the row its body from delivery_bodies. A file before
@@ -163,10 +171,32 @@ func (t *tx) withBody(d *signflow.Delivery) {
 // PendingDeliveries returns the oldest PENDING rows after the sequence
 // number afterSeq, in outbox order.
 func (t *tx) PendingDeliveries(afterSeq uint64, limit int) ([]*signflow.Delivery, error) {
+	return t.pendingAfter(afterSeq, limit)
+}
+
+// pendingAfter reads the PENDING rows after afterSeq, at most limit, in
+// outbox order. They are the rows of delivery_lanes, in lane order: the
+// walk takes them all and sorts them, which a listing of the queue can
+// afford and a claim never needs.
+func (t *tx) pendingAfter(afterSeq uint64, limit int) ([]*signflow.Delivery, error) {
+	type entry struct {
+		seq uint64
+		id  []byte
+	}
+	var found []entry
+	err := t.bucket(bucketDeliveryLanes).ForEach(func(k, v []byte) error {
+		if seq := binary.BigEndian.Uint64(k[len(k)-8:]); seq > afterSeq {
+			found = append(found, entry{seq, v[8:]})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(found, func(a, b entry) int { return cmp.Compare(a.seq, b.seq) })
 	var out []*signflow.Delivery
-	c := t.bucket(bucketDeliveryQueue).Cursor()
-	for k, id := c.Seek(seq8(afterSeq + 1)); k != nil && len(out) < limit; k, id = c.Next() {
-		d, err := t.Delivery(string(id))
+	for _, e := range found[:min(len(found), max(limit, 0))] {
+		d, err := t.Delivery(string(e.id))
 		if err != nil {
 			return nil, err
 		}
@@ -184,13 +214,12 @@ func (t *tx) Deliveries(f signflow.DeliveryFilter) ([]*signflow.Delivery, error)
 	keep := func(d *signflow.Delivery) bool {
 		return (f.Status == "" || d.Status == f.Status) && (f.ContractID == "" || d.ContractID == f.ContractID)
 	}
-	if f.ContractID == "" && (f.Status == signflow.DeliveryFailed || f.Status == signflow.DeliveryPending) {
-		// The failed and the pending have indexes of their own, in outbox order.
-		b := t.bucket(bucketDeliveryFailed)
-		if f.Status == signflow.DeliveryPending {
-			b = t.bucket(bucketDeliveryQueue)
-		}
-		c := b.Cursor()
+	if f.ContractID == "" && f.Status == signflow.DeliveryPending {
+		return t.pendingAfter(0, f.Limit)
+	}
+	if f.ContractID == "" && f.Status == signflow.DeliveryFailed {
+		// The failed have an index of their own, in outbox order.
+		c := t.bucket(bucketDeliveryFailed).Cursor()
 		for k, id := c.First(); k != nil && len(out) < f.Limit; k, id = c.Next() {
 			d, err := t.Delivery(string(id))
 			if err != nil {
@@ -219,7 +248,7 @@ func (t *tx) Deliveries(f signflow.DeliveryFilter) ([]*signflow.Delivery, error)
 			return nil
 		}
 		d := new(signflow.Delivery)
-		if err := json.Unmarshal(v, d); err != nil {
+		if err := decodeDelivery(v, d); err != nil {
 			return err
 		}
 		if keep(d) {
@@ -246,7 +275,7 @@ func splitDeliveryBodies(btx *bolt.Tx) error {
 	t := &tx{b: btx}
 	for _, id := range ids {
 		d := new(signflow.Delivery)
-		if err := json.Unmarshal(rows.Get(id), d); err != nil {
+		if err := decodeDelivery(rows.Get(id), d); err != nil {
 			return fmt.Errorf("delivery %s: %w", id, err)
 		}
 		if len(d.Body) == 0 || string(d.Body) == "null" {
@@ -269,12 +298,8 @@ func fillDeliveryFailed(btx *bolt.Tx) error {
 		return err
 	}
 	return btx.Bucket(bucketDeliveries).ForEach(func(_, v []byte) error {
-		var d struct {
-			ID     string `json:"id"`
-			Seq    uint64 `json:"seq"`
-			Status string `json:"status"`
-		}
-		if err := json.Unmarshal(v, &d); err != nil || d.Status != signflow.DeliveryFailed {
+		d := new(signflow.Delivery)
+		if err := decodeDelivery(v, d); err != nil || d.Status != signflow.DeliveryFailed {
 			return err
 		}
 		return failed.Put(seq8(d.Seq), []byte(d.ID))

@@ -44,15 +44,15 @@ func TestUpgradeSplitsDeliveryBodies(t *testing.T) {
 	db := rollBack(t, w.DB, 7, func(btx *bolt.Tx) error {
 		rows, bodies := btx.Bucket([]byte("deliveries")), btx.Bucket([]byte("delivery_bodies"))
 		for _, d := range before {
-			var raw map[string]json.RawMessage
-			if err := json.Unmarshal(rows.Get([]byte(d.ID)), &raw); err != nil {
+			row := new(signflow.Delivery)
+			if err := storage.DecodeDeliveryRow(rows.Get([]byte(d.ID)), row); err != nil {
 				return err
 			}
-			if string(raw["body"]) != "null" || !bytes.Equal(bodies.Get([]byte(d.ID)), d.Body) {
-				return fmt.Errorf("delivery %s: row body %s, kept body %s", d.ID, raw["body"], bodies.Get([]byte(d.ID)))
+			if row.Body != nil || !bytes.Equal(bodies.Get([]byte(d.ID)), d.Body) {
+				return fmt.Errorf("delivery %s: row body %s, kept body %s", d.ID, row.Body, bodies.Get([]byte(d.ID)))
 			}
-			raw["body"] = bytes.Clone(bodies.Get([]byte(d.ID)))
-			data, err := json.Marshal(raw)
+			row.Body = bytes.Clone(bodies.Get([]byte(d.ID)))
+			data, err := json.Marshal(row)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 
+	"contracts/signflow"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -77,10 +79,8 @@ func exportDeliveries(t *tx, visit func(bucket string, key, value []byte) error)
 	}
 	var order []entry
 	err := b.ForEach(func(k, v []byte) error {
-		var d struct {
-			Seq uint64 `json:"seq"`
-		}
-		if err := json.Unmarshal(v, &d); err != nil {
+		var d signflow.Delivery
+		if err := decodeDelivery(v, &d); err != nil {
 			return err
 		}
 		order = append(order, entry{d.Seq, k})

@@ -48,7 +48,7 @@ func indexProblems(btx *bolt.Tx) []string {
 		return b
 	}
 	for _, name := range []string{"contracts", "contract_numbers", "contract_party", "contract_pair", "owners",
-		"owner_names", "claims", "claim_names", "audit", "deliveries", "delivery_bodies", "delivery_queue", "delivery_contract", "delivery_due", "delivery_lanes",
+		"owner_names", "claims", "claim_names", "audit", "deliveries", "delivery_bodies", "delivery_contract", "delivery_due", "delivery_lanes",
 		"sessions", "session_tokens",
 		"session_expiry", "keys", "key_hashes", "key_owners"} {
 		if bucket(name) == nil {
@@ -188,52 +188,55 @@ func indexProblems(btx *bolt.Tx) []string {
 		}
 	}
 
-	// The outbox: the queue holds exactly the PENDING deliveries.
+	// The outbox: the rows, each with its body.
 	deliveries := map[string]*signflow.Delivery{}
 	bucket("deliveries").ForEach(func(k, v []byte) error {
 		d := new(signflow.Delivery)
-		if err := json.Unmarshal(v, d); err != nil || d.ID != string(k) || len(btx.Bucket([]byte("delivery_bodies")).Get(k)) == 0 || contracts[d.ContractID] == nil {
+		if err := storage.DecodeDeliveryRow(v, d); err != nil || d.ID != string(k) || len(btx.Bucket([]byte("delivery_bodies")).Get(k)) == 0 || contracts[d.ContractID] == nil {
 			bad("delivery %s: undecodable, without body or for a missing contract", k)
 			return nil
 		}
 		deliveries[d.ID] = d
 		return nil
 	})
-	queued := map[string]bool{}
-	bucket("delivery_queue").ForEach(func(k, v []byte) error {
-		d := deliveries[string(v)]
-		if d == nil || d.Status != signflow.DeliveryPending || len(k) != 8 || binary.BigEndian.Uint64(k) != d.Seq {
-			bad("delivery_queue %x -> %s: not a PENDING delivery with that sequence", k, v)
+	// The claim indexes: the lanes of exactly the PENDING rows, and the due
+	// time of exactly the first (lowest sequence) of each lane.
+	due, laned, heads := map[string]bool{}, map[string]bool{}, map[string]*signflow.Delivery{}
+	for _, d := range deliveries {
+		lane := d.Target + "\x00" + d.ContractID
+		if h := heads[lane]; d.Status == signflow.DeliveryPending && (h == nil || d.Seq < h.Seq) {
+			heads[lane] = d
 		}
-		queued[string(v)] = true
-		return nil
-	})
-	// The claim indexes: due times and lanes of exactly the PENDING rows.
-	due, laned := map[string]bool{}, map[string]bool{}
+	}
 	bucket("delivery_due").ForEach(func(k, v []byte) error {
 		parts := strings.Split(string(v), "\x00")
 		d := deliveries[parts[len(parts)-1]]
-		if d == nil || d.Status != signflow.DeliveryPending || len(k) != 16 || len(parts) != 3 ||
-			binary.BigEndian.Uint64(k[:8]) != uint64(d.NextAt.UnixNano()) || binary.BigEndian.Uint64(k[8:]) != d.Seq ||
-			parts[0] != d.Target || parts[1] != d.ContractID {
-			bad("delivery_due %x -> %q: not a PENDING delivery due then", k, v)
+		if d == nil || d.Status != signflow.DeliveryPending || len(k) != len(d.Target)+17 || len(parts) != 2 ||
+			string(k[:len(d.Target)+1]) != d.Target+"\x00" || binary.BigEndian.Uint64(k[len(k)-16:]) != uint64(d.NextAt.UnixNano()) ||
+			binary.BigEndian.Uint64(k[len(k)-8:]) != d.Seq || parts[0] != d.ContractID || heads[d.Target+"\x00"+d.ContractID] != d {
+			bad("delivery_due %q -> %q: not the first PENDING delivery of its lane, due then", k, v)
 			return nil
 		}
 		due[d.ID] = true
 		return nil
 	})
 	bucket("delivery_lanes").ForEach(func(k, v []byte) error {
-		d := deliveries[string(v)]
+		var d *signflow.Delivery
+		if len(v) > 8 {
+			d = deliveries[string(v[8:])]
+		}
 		if d == nil || d.Status != signflow.DeliveryPending || string(k) != d.Target+"\x00"+d.ContractID+"\x00"+string(k[len(k)-8:]) ||
-			binary.BigEndian.Uint64(k[len(k)-8:]) != d.Seq {
-			bad("delivery_lanes %q -> %s: not a PENDING delivery of that lane", k, v)
+			binary.BigEndian.Uint64(k[len(k)-8:]) != d.Seq || binary.BigEndian.Uint64(v[:8]) != uint64(d.NextAt.UnixNano()) {
+			bad("delivery_lanes %q -> %q: not a PENDING delivery of that lane", k, v)
 			return nil
 		}
 		laned[d.ID] = true
 		return nil
 	})
 	for id, d := range deliveries {
-		if pending := d.Status == signflow.DeliveryPending; due[id] != pending || laned[id] != pending {
+		pending := d.Status == signflow.DeliveryPending
+		head := pending && heads[d.Target+"\x00"+d.ContractID] == d
+		if due[id] != head || laned[id] != pending {
 			bad("delivery %s in status %s: due=%v laned=%v", id, d.Status, due[id], laned[id])
 		}
 	}
@@ -248,10 +251,8 @@ func indexProblems(btx *bolt.Tx) []string {
 	if perContract != len(deliveries) {
 		bad("delivery_contract has %d entries for %d deliveries", perContract, len(deliveries))
 	}
-	for id, d := range deliveries {
-		if (d.Status == signflow.DeliveryPending) != queued[id] {
-			bad("delivery %s in status %s: queued=%v", id, d.Status, queued[id])
-		}
+	if btx.Bucket([]byte("delivery_queue")) != nil {
+		bad("delivery_queue is left: delivery_lanes holds the PENDING rows")
 	}
 
 	// Sessions: the expiry index holds exactly the PENDING ones.

@@ -19,6 +19,7 @@ var migrations = []func(*bolt.Tx) error{
 	splitDeliveryBodies,
 	createPairCounts,
 	createTemplateVersions,
+	indexLaneHeads,
 }
 
 // CurrentSchema is the schema version this build writes.

@@ -72,11 +72,11 @@ func TestMigrateFreshFile(t *testing.T) {
 	err := db.bolt.View(func(btx *bolt.Tx) error {
 		for _, name := range append(allBuckets, bucketOwners, bucketOwnerNames, bucketClaims, bucketClaimNames,
 			bucketClientsAside, bucketCabinetLogins, bucketCabinetSessions, bucketCabinetExpiry, bucketContractCounts) {
-			if btx.Bucket(name) == nil && string(name) != "clients" && string(name) != "client_names" {
+			if btx.Bucket(name) == nil && string(name) != "clients" && string(name) != "client_names" && string(name) != "delivery_queue" {
 				t.Errorf("bucket %s not created", name)
 			}
 		}
-		for _, gone := range [][]byte{bucketClients, bucketClientNames} {
+		for _, gone := range [][]byte{bucketClients, bucketClientNames, bucketDeliveryQueue} {
 			if btx.Bucket(gone) != nil {
 				t.Errorf("bucket %s of schema 3 is still there", gone)
 			}

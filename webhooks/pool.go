@@ -61,13 +61,14 @@ type Options struct {
 // attempt is made by one of them. It is owned by the process: Start it
 // once, Shutdown it before closing the store.
 type Pool struct {
-	store   Store
-	box     signflow.SecretBox
-	opt     Options
-	claimer string // this pool's name on its claims
-	client  *http.Client
-	headers headerNames
-	metrics *metrics
+	store     Store
+	box       signflow.SecretBox
+	opt       Options
+	claimer   string // this pool's name on its claims
+	client    *http.Client
+	headers   headerNames
+	userAgent string
+	metrics   *metrics
 
 	wake     chan struct{}
 	jobs     chan *signflow.Delivery // its capacity bounds the rows claimed and not yet written back
@@ -105,7 +106,8 @@ func New(store Store, box signflow.SecretBox, reg prometheus.Registerer, opt Opt
 		return nil, err
 	}
 	p := &Pool{store: store, box: box, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
-		metrics: m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
+		userAgent: opt.Name + "-Webhooks/1",
+		metrics:   m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
 		results: make(chan result, opt.Workers), done: make(chan int, 1), held: heldRows{n: map[string]int{}}, stop: make(chan struct{})}
 	p.ctx, p.abort = context.WithCancel(context.Background())
 	return p, nil

@@ -73,3 +73,15 @@ func TestZeroOptionsRefused(t *testing.T) {
 		t.Errorf("PerTarget -1: %v", err)
 	}
 }
+
+// signatures makes, with one HMAC, what Signature and SignatureV2 make.
+func TestSignaturesAreTheHelpers(t *testing.T) {
+	for _, body := range [][]byte{nil, []byte(`{}`), []byte(`{"event":"CONTRACT_CREATED","amount":"12.50"}`)} {
+		for _, at := range []int64{0, 1795338000, -5} {
+			v1, v2 := signatures([]byte("whsec_s3cret"), body, at)
+			if v1 != Signature([]byte("whsec_s3cret"), body) || v2 != SignatureV2([]byte("whsec_s3cret"), body, at) {
+				t.Fatalf("%q at %d: %s, %s", body, at, v1, v2)
+			}
+		}
+	}
+}

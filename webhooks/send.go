@@ -36,6 +36,20 @@ func SignatureV2(secret, body []byte, t int64) string {
 	return "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))
 }
 
+// signatures are Signature and SignatureV2 of body at t, made with one
+// keyed HMAC: a send makes both.
+func signatures(secret, body []byte, t int64) (v1, v2 string) {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	var sum [sha256.Size]byte
+	v1 = "sha256=" + hex.EncodeToString(m.Sum(sum[:0]))
+	m.Reset()
+	ts := strconv.FormatInt(t, 10)
+	m.Write([]byte(ts + "."))
+	m.Write(body)
+	return v1, "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(sum[:0]))
+}
+
 // headerNames are the X-<Name>-* header names, canonical.
 type headerNames struct{ event, delivery, signature, timestamp, signatureV2 string }
 
@@ -112,14 +126,17 @@ func (p *Pool) send(d *signflow.Delivery, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	v1, v2 := signatures(secret, d.Body, now.Unix())
+	// The names are canonical already (newHeaderNames): set without Set's
+	// canonicalizing.
 	h := req.Header
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("User-Agent", p.opt.Name+"-Webhooks/1")
-	h.Set(p.headers.event, d.Event)
-	h.Set(p.headers.delivery, d.ID)
-	h.Set(p.headers.signature, Signature(secret, d.Body))
-	h.Set(p.headers.timestamp, strconv.FormatInt(now.Unix(), 10))
-	h.Set(p.headers.signatureV2, SignatureV2(secret, d.Body, now.Unix()))
+	h["Content-Type"] = []string{"application/json; charset=utf-8"}
+	h["User-Agent"] = []string{p.userAgent}
+	h[p.headers.event] = []string{d.Event}
+	h[p.headers.delivery] = []string{d.ID}
+	h[p.headers.signature] = []string{v1}
+	h[p.headers.timestamp] = []string{strconv.FormatInt(now.Unix(), 10)}
+	h[p.headers.signatureV2] = []string{v2}
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return 0, err
