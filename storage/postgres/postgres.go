@@ -74,6 +74,7 @@ type Store struct {
 	// deliveryAdded is called after a transaction that added a delivery commits.
 	deliveryAdded atomic.Pointer[func()]
 	creds         credCache
+	tpls          tplCache
 	spares        *spares
 }
 
@@ -160,7 +161,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 	}
 	defer release()
 	t := newTx(ctx, l, true)
-	t.creds, l.credVer = &s.creds, &t.credVer
+	t.creds, l.credVer, t.tpls = &s.creds, &t.credVer, &s.tpls
 	if err := fn(t); err != nil {
 		// A conflict seen by the transaction wins over what fn made of it.
 		if t.failed != nil {
@@ -192,7 +193,7 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	// the next taker of the connection commits it (spare.go).
 	l.park = true
 	t := newTx(ctx, l, false)
-	t.creds = &s.creds
+	t.creds, t.tpls = &s.creds, &s.tpls
 	if err := fn(t); err != nil {
 		return err
 	}

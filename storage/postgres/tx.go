@@ -44,6 +44,8 @@ type tx struct {
 	creds       *credCache
 	credVer     int64
 	credWritten bool
+	// tpls is the store's cache of templates (tplcache.go).
+	tpls *tplCache
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
