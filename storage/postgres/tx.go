@@ -46,6 +46,12 @@ type tx struct {
 	credWritten bool
 	// tpls is the store's cache of templates (tplcache.go).
 	tpls *tplCache
+	// counts, pairs and stats are the count changes not yet queued
+	// (contracts.go), all of them in shard.
+	counts countDeltas
+	pairs  pairDeltas
+	stats  statDeltas
+	shard  int16
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
@@ -104,6 +110,7 @@ func (t *tx) commit(l *lazyTx) error {
 	if t.failed != nil {
 		return t.failed
 	}
+	t.queueCounts()
 	if t.batch.Len() == 0 || slices.ContainsFunc(t.checks, func(c func(pgconn.CommandTag) error) bool { return c != nil }) {
 		if err := t.flush(); err != nil {
 			return err
