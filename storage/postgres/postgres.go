@@ -76,6 +76,8 @@ type Store struct {
 	creds         credCache
 	tpls          tplCache
 	spares        *spares
+	group         group
+	runners       int // write transactions in flight before writers share them (group.go)
 }
 
 // Options tune the connection pool.
@@ -86,6 +88,7 @@ type Options struct {
 	// fails a request instead of holding it; required (data.postgres.timeout).
 	Timeout time.Duration
 	tracer  pgx.QueryTracer // the tests' count of statements (export_test.go)
+	runners int             // the tests' bound on write transactions in flight (export_test.go)
 }
 
 // timeout bounds one transaction or statement.
@@ -113,7 +116,10 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout)}
+	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout), runners: int(cfg.MaxConns)}
+	if opt.runners > 0 {
+		s.runners = opt.runners
+	}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -136,9 +142,10 @@ func (s *Store) OnDeliveryAdded(fn func()) { s.deliveryAdded.Store(&fn) }
 // changing what it read.
 const maxAttempts = 50
 
-// Update runs fn in a write transaction, again when a record fn read was
-// changed by another transaction before this one could commit.
-func (s *Store) Update(fn func(signflow.Tx) error) error {
+// updateAlone runs fn in a write transaction of its own, again when a
+// record fn read was changed by another transaction before this one could
+// commit.
+func (s *Store) updateAlone(fn func(signflow.Tx) error) error {
 	for attempt := 1; ; attempt++ {
 		err := s.update(fn)
 		if err == nil || !retryable(err) {

@@ -1,0 +1,94 @@
+package postgres
+
+import (
+	"sync"
+
+	"contracts/signflow"
+)
+
+// Writers share transactions when many write at once, as bbolt's Batch
+// has them do: Update runs fn in a transaction of its own while fewer
+// than the store's runners are in flight; past that, fn waits, and the
+// next transaction to finish hands its place to every fn then waiting,
+// run one after another in one transaction. The BEGIN, the COMMIT and the
+// counts' upserts (added up) are then paid once for all of them.
+//
+// Each fn keeps its own outcome: a group whose fn fails, or whose commit
+// fails, commits nothing, and each of its fns runs again alone (Update
+// allows fn to run more than once), so an error reaches only the caller
+// whose fn caused it. Every fn in a group waited for it to start, so what
+// the group reads is read after each caller asked.
+type group struct {
+	mu      sync.Mutex
+	running int // transactions in flight, alone or grouped
+	waiting []*groupCall
+}
+
+type groupCall struct {
+	fn   func(signflow.Tx) error
+	done chan error
+}
+
+// groupMax bounds the fns of one transaction.
+const groupMax = 64
+
+// Update runs fn in a write transaction, alone or with other writers' fns
+// (group), again when a record fn read was changed by another transaction
+// before this one could commit.
+func (s *Store) Update(fn func(signflow.Tx) error) error {
+	g := &s.group
+	g.mu.Lock()
+	if g.running < s.runners {
+		g.running++
+		g.mu.Unlock()
+		defer s.handOn()
+		return s.updateAlone(fn)
+	}
+	c := &groupCall{fn: fn, done: make(chan error, 1)}
+	g.waiting = append(g.waiting, c)
+	g.mu.Unlock()
+	return <-c.done
+}
+
+// handOn gives a finished transaction's place to the fns waiting, or
+// gives it up.
+func (s *Store) handOn() {
+	g := &s.group
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.waiting) == 0 {
+		g.running--
+		return
+	}
+	n := min(len(g.waiting), groupMax)
+	calls := append([]*groupCall(nil), g.waiting[:n]...)
+	g.waiting = append(g.waiting[:0], g.waiting[n:]...)
+	go s.runGroup(calls)
+}
+
+// runGroup runs the calls in one transaction, or each alone when that
+// transaction fails.
+func (s *Store) runGroup(calls []*groupCall) {
+	defer s.handOn()
+	if len(calls) == 1 {
+		calls[0].done <- s.updateAlone(calls[0].fn)
+		return
+	}
+	err := s.update(func(tx signflow.Tx) error {
+		for _, c := range calls {
+			if err := c.fn(tx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		for _, c := range calls {
+			c.done <- nil
+		}
+		return
+	}
+	for _, c := range calls {
+		go func() { c.done <- s.updateAlone(c.fn) }()
+	}
+}
