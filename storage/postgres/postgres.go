@@ -116,10 +116,12 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout), runners: int(cfg.MaxConns)}
+	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout),
+		runners: int(min(cfg.MaxConns, groupRunners))}
 	if opt.runners > 0 {
 		s.runners = opt.runners
 	}
+
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
