@@ -1,6 +1,8 @@
 package postgres
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 
 	"contracts/signflow"
@@ -13,11 +15,12 @@ import (
 // run one after another in one transaction. The BEGIN, the COMMIT and the
 // counts' upserts (added up) are then paid once for all of them.
 //
-// Each fn keeps its own outcome: a group whose fn fails, or whose commit
-// fails, commits nothing, and each of its fns runs again alone (Update
-// allows fn to run more than once), so an error reaches only the caller
-// whose fn caused it. Every fn in a group waited for it to start, so what
-// the group reads is read after each caller asked.
+// Each fn keeps its own outcome: a group whose fn fails (or panics), or
+// whose commit fails, commits nothing, and each of its fns runs again
+// alone, in its caller's goroutine (Update allows fn to run more than
+// once), so an error or a panic reaches only the caller whose fn caused
+// it. Every fn in a group waited for it to start, so what the group reads
+// is read after each caller asked.
 type group struct {
 	mu      sync.Mutex
 	running int // transactions in flight, alone or grouped
@@ -54,8 +57,16 @@ func (s *Store) Update(fn func(signflow.Tx) error) error {
 	c := &groupCall{fn: fn, done: make(chan error, 1)}
 	g.waiting = append(g.waiting, c)
 	g.mu.Unlock()
-	return <-c.done
+	if err := <-c.done; err != errAlone {
+		return err
+	}
+	// In the caller's goroutine, where a panic of fn is the caller's.
+	return s.updateAlone(fn)
 }
+
+// errAlone tells a waiting writer that its group failed and that its fn
+// is to run alone.
+var errAlone = errors.New("postgres: run alone")
 
 // handOn gives a finished transaction's place to the fns waiting, or
 // gives it up.
@@ -73,29 +84,48 @@ func (s *Store) handOn() {
 	go s.runGroup(calls)
 }
 
-// runGroup runs the calls in one transaction, or each alone when that
-// transaction fails.
+// runGroup runs the calls in one transaction; when that fails, each call
+// runs alone.
 func (s *Store) runGroup(calls []*groupCall) {
 	defer s.handOn()
 	if len(calls) == 1 {
-		calls[0].done <- s.updateAlone(calls[0].fn)
+		err := s.updateAlone(func(tx signflow.Tx) error { return calmly(calls[0].fn, tx) })
+		if errors.As(err, new(panicked)) {
+			err = errAlone
+		}
+		calls[0].done <- err
 		return
 	}
-	err := s.update(func(tx signflow.Tx) error {
+	outcome := errAlone
+	if s.update(func(tx signflow.Tx) error {
 		for _, c := range calls {
-			if err := c.fn(tx); err != nil {
+			if err := calmly(c.fn, tx); err != nil {
 				return err
 			}
 		}
 		return nil
-	})
-	if err == nil {
-		for _, c := range calls {
-			c.done <- nil
-		}
-		return
+	}) == nil {
+		outcome = nil
 	}
 	for _, c := range calls {
-		go func() { c.done <- s.updateAlone(c.fn) }()
+		c.done <- outcome
 	}
+}
+
+// panicked is a panic of a fn run for another goroutine.
+type panicked struct{ v any }
+
+func (p panicked) Error() string {
+	return fmt.Sprintf("postgres: panic in a shared transaction: %v", p.v)
+}
+
+// calmly runs fn, a panic of which is an error: fn runs again in its
+// caller's goroutine, and panics there.
+func calmly(fn func(signflow.Tx) error, tx signflow.Tx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicked{r}
+		}
+	}()
+	return fn(tx)
 }

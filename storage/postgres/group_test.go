@@ -26,6 +26,10 @@ func groupStore(t *testing.T) (*postgres.Store, *counter) {
 	return s, c
 }
 
+// errPanic marks the error of a writer whose Update panicked in its own
+// goroutine.
+var errPanic = errors.New("panic")
+
 // grouped runs fns as concurrent writers that wait while another holds
 // the store's one transaction, so that they share the next, and returns
 // each one's error.
@@ -47,7 +51,14 @@ func grouped(t *testing.T, s *postgres.Store, fns []func(signflow.Tx) error) []e
 	errs := make([]chan error, len(fns))
 	for i, fn := range fns {
 		errs[i] = make(chan error, 1)
-		go func() { errs[i] <- s.Update(fn) }()
+		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					errs[i] <- fmt.Errorf("%w: %v", errPanic, r)
+				}
+			}()
+			errs[i] <- s.Update(fn)
+		}()
 	}
 	for deadline := time.Now().Add(10 * time.Second); postgres.Waiting(s) < len(fns); runtime.Gosched() {
 		if time.Now().After(deadline) {
@@ -105,7 +116,8 @@ func TestGroupSharesTransaction(t *testing.T) {
 
 // TestGroupKeepsEachOutcome holds a shared transaction to each writer's
 // own outcome: a writer whose fn fails gets its error and stores nothing,
-// the others store theirs; of two writers whose writes cannot both commit
+// one whose fn panics gets the panic in its own goroutine, the others
+// store theirs; of two writers whose writes cannot both commit
 // (one key hash), exactly one does.
 func TestGroupKeepsEachOutcome(t *testing.T) {
 	s, _ := groupStore(t)
@@ -126,12 +138,21 @@ func TestGroupKeepsEachOutcome(t *testing.T) {
 		putApp("kept-2"),
 		putKey("key-1"),
 		putKey("key-2"),
+		func(tx signflow.Tx) error {
+			if err := putApp("panicked")(tx); err != nil {
+				return err
+			}
+			panic("fn")
+		},
 	})
-	if errs[0] != nil || errs[2] != nil || !errors.Is(errs[1], refused) {
-		t.Fatalf("outcomes %v; want nil, refused, nil", errs[:3])
+	if errs[0] != nil || errs[2] != nil || !errors.Is(errs[1], refused) || !errors.Is(errs[5], errPanic) {
+		t.Fatalf("outcomes %v, %v; want nil, refused, nil and a panic", errs[:3], errs[5])
 	}
 	if (errs[3] == nil) == (errs[4] == nil) {
 		t.Fatalf("keys of one hash: %v, %v; want exactly one stored", errs[3], errs[4])
+	}
+	if appStored(t, s, "panicked") {
+		t.Fatal("the app of a writer that panicked was stored")
 	}
 	if !appStored(t, s, "kept-1") || !appStored(t, s, "kept-2") || appStored(t, s, "refused") {
 		t.Fatal("the apps stored are not those of the writers that succeeded")
