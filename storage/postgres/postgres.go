@@ -46,7 +46,8 @@
 // and a record changed meanwhile makes the transaction roll back and run
 // again: signflow.Store allows Update to run fn more than once. So two
 // processes that sign one contract at once are serialised by the
-// contract's row, and the second sees the first's signature. Counts are
+// contract's row, and the second sees the first's signature. When many
+// write at once, writers share transactions (group.go). Counts are
 // added to atomically, spread over shards so that concurrent writers of
 // one party seldom wait for each other. Read transactions run at
 // REPEATABLE READ, so that a list's page and total agree.
