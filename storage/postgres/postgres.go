@@ -122,7 +122,6 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if opt.runners > 0 {
 		s.runners = opt.runners
 	}
-
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
