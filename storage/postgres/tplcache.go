@@ -61,7 +61,8 @@ const templateIfChanged = `SELECT ver, xmin::text, CASE WHEN ver = $2 AND xmin::
 func (t *tx) Template(id string) (*signflow.Template, error) {
 	v := new(signflow.Template)
 	key := []any{id}
-	if _, ok := t.aheadOf(templates, key); ok || t.tpls == nil || !validText(id) {
+	// A transaction that read ahead (prefetch.go) has its template.
+	if t.ahead != nil || t.tpls == nil || !validText(id) {
 		return v, t.read(templates, key, v)
 	}
 	kept, hit := t.tpls.get(id)
