@@ -28,6 +28,7 @@ func (t *tx) Keys() ([]*signflow.APIKey, error) {
 
 func (t *tx) ContractStats(since string) (*signflow.ContractStats, error) {
 	out := &signflow.ContractStats{ByStatus: map[string]int{}, PerDay: map[string]int{}}
+	t.queueCounts()
 	rows, err := t.query(`SELECT key, sum(n) FROM contract_stats
 		WHERE key >= 'd' || $1 AND key < 'e' OR key >= 's' AND key < 't' GROUP BY key`, since)
 	if err != nil {

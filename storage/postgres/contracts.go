@@ -120,7 +120,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 		}
 	}
 	seq := int64(c.Seq)
-	counts, pairs, stats := countDeltas{}, pairDeltas{}, statDeltas{}
+	counts, pairs, stats := t.deltas(c.Seq)
 	if ver == 0 {
 		stats.add("d"+signflow.Day(c.CreatedAt), 1)
 		stats.add("s"+c.Status, 1)
@@ -164,22 +164,40 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 			}
 		}
 	}
-	if len(counts) > 0 {
-		t.queue(nil, `INSERT INTO contract_counts (party_in, template_id, status, shard, n)
-			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::bigint[])
-			ON CONFLICT (party_in, template_id, status, shard) DO UPDATE SET n = contract_counts.n + EXCLUDED.n`,
-			counts.columns(int16(c.Seq%countShards))...)
-	}
-	if len(pairs) > 0 {
-		t.queue(nil, `INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
-			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::bigint[])
-			ON CONFLICT (party_in, other_in, template_id, status, shard) DO UPDATE SET n = contract_pair_counts.n + EXCLUDED.n`,
-			pairs.columns(int16(c.Seq%countShards))...)
-	}
-	stats.queue(t, int16(c.Seq%countShards))
 	t.seen[sk] = ver + 1
 	t.status[c.ID] = c.Status
 	return nil
+}
+
+// deltas are the transaction's changes to the counts, which go out with
+// its commit (or before it reads counts): the count rows are locked for
+// the commit's round trip only, and several contracts written in one
+// transaction add to them once. The shard is that of the transaction's
+// first contract.
+func (t *tx) deltas(seq uint64) (countDeltas, pairDeltas, statDeltas) {
+	if t.counts == nil {
+		t.counts, t.pairs, t.stats = countDeltas{}, pairDeltas{}, statDeltas{}
+		t.shard = int16(seq % countShards)
+	}
+	return t.counts, t.pairs, t.stats
+}
+
+// queueCounts queues the upserts of the counts changed so far.
+func (t *tx) queueCounts() {
+	if len(t.counts) > 0 {
+		t.queue(nil, `INSERT INTO contract_counts (party_in, template_id, status, shard, n)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::bigint[])
+			ON CONFLICT (party_in, template_id, status, shard) DO UPDATE SET n = contract_counts.n + EXCLUDED.n`,
+			t.counts.columns(t.shard)...)
+	}
+	if len(t.pairs) > 0 {
+		t.queue(nil, `INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::bigint[])
+			ON CONFLICT (party_in, other_in, template_id, status, shard) DO UPDATE SET n = contract_pair_counts.n + EXCLUDED.n`,
+			t.pairs.columns(t.shard)...)
+	}
+	t.stats.queue(t, t.shard)
+	t.counts, t.pairs, t.stats = nil, nil, nil
 }
 
 type countKey struct{ party, template, status string }

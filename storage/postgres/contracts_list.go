@@ -41,6 +41,7 @@ func (l *listQuery) and(format string, args ...any) {
 // counterparties whose name, as the owner's tenant knows it, has a word
 // starting with each word of the text.
 func (t *tx) ListContracts(q signflow.ContractQuery) (*signflow.ContractPage, error) {
+	t.queueCounts()
 	st, ok := listSQL(q, false)
 	if !ok {
 		return &signflow.ContractPage{}, nil

@@ -36,3 +36,17 @@ func WithTracer(opt Options, tr pgx.QueryTracer) Options {
 	opt.tracer = tr
 	return opt
 }
+
+// WithRunners returns opt with at most n write transactions in flight
+// before writers share them.
+func WithRunners(opt Options, n int) Options {
+	opt.runners = n
+	return opt
+}
+
+// Waiting is the number of writers waiting to share a transaction.
+func Waiting(s *Store) int {
+	s.group.mu.Lock()
+	defer s.group.mu.Unlock()
+	return len(s.group.waiting)
+}

@@ -46,7 +46,8 @@
 // and a record changed meanwhile makes the transaction roll back and run
 // again: signflow.Store allows Update to run fn more than once. So two
 // processes that sign one contract at once are serialised by the
-// contract's row, and the second sees the first's signature. Counts are
+// contract's row, and the second sees the first's signature. When many
+// write at once, writers share transactions (group.go). Counts are
 // added to atomically, spread over shards so that concurrent writers of
 // one party seldom wait for each other. Read transactions run at
 // REPEATABLE READ, so that a list's page and total agree.
@@ -74,7 +75,10 @@ type Store struct {
 	// deliveryAdded is called after a transaction that added a delivery commits.
 	deliveryAdded atomic.Pointer[func()]
 	creds         credCache
+	tpls          tplCache
 	spares        *spares
+	group         group
+	runners       int // write transactions in flight before writers share them (group.go)
 }
 
 // Options tune the connection pool.
@@ -85,6 +89,7 @@ type Options struct {
 	// fails a request instead of holding it; required (data.postgres.timeout).
 	Timeout time.Duration
 	tracer  pgx.QueryTracer // the tests' count of statements (export_test.go)
+	runners int             // the tests' bound on write transactions in flight (export_test.go)
 }
 
 // timeout bounds one transaction or statement.
@@ -112,7 +117,11 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout)}
+	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout),
+		runners: int(min(cfg.MaxConns, groupRunners))}
+	if opt.runners > 0 {
+		s.runners = opt.runners
+	}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -135,9 +144,10 @@ func (s *Store) OnDeliveryAdded(fn func()) { s.deliveryAdded.Store(&fn) }
 // changing what it read.
 const maxAttempts = 50
 
-// Update runs fn in a write transaction, again when a record fn read was
-// changed by another transaction before this one could commit.
-func (s *Store) Update(fn func(signflow.Tx) error) error {
+// updateAlone runs fn in a write transaction of its own, again when a
+// record fn read was changed by another transaction before this one could
+// commit.
+func (s *Store) updateAlone(fn func(signflow.Tx) error) error {
 	for attempt := 1; ; attempt++ {
 		err := s.update(fn)
 		if err == nil || !retryable(err) {
@@ -160,7 +170,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 	}
 	defer release()
 	t := newTx(ctx, l, true)
-	t.creds, l.credVer = &s.creds, &t.credVer
+	t.creds, l.credVer, t.tpls = &s.creds, &t.credVer, &s.tpls
 	if err := fn(t); err != nil {
 		// A conflict seen by the transaction wins over what fn made of it.
 		if t.failed != nil {
@@ -192,7 +202,7 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	// the next taker of the connection commits it (spare.go).
 	l.park = true
 	t := newTx(ctx, l, false)
-	t.creds = &s.creds
+	t.creds, t.tpls = &s.creds, &s.tpls
 	if err := fn(t); err != nil {
 		return err
 	}

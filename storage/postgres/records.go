@@ -24,11 +24,6 @@ var (
 // (credcache.go).
 const bumpCredentials = "UPDATE credentials_version SET n = n + 1"
 
-func (t *tx) Template(id string) (*signflow.Template, error) {
-	v := new(signflow.Template)
-	return v, t.read(templates, []any{id}, v)
-}
-
 func (t *tx) Templates() ([]*signflow.Template, error) {
 	return list[signflow.Template](t, "SELECT data FROM templates ORDER BY id")
 }

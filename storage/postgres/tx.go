@@ -44,6 +44,14 @@ type tx struct {
 	creds       *credCache
 	credVer     int64
 	credWritten bool
+	// tpls is the store's cache of templates (tplcache.go).
+	tpls *tplCache
+	// counts, pairs and stats are the count changes not yet queued
+	// (contracts.go), all of them in shard.
+	counts countDeltas
+	pairs  pairDeltas
+	stats  statDeltas
+	shard  int16
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
@@ -74,6 +82,18 @@ func (t *tx) flush() error {
 	batch, checks := t.batch, t.checks
 	t.batch, t.checks = pgx.Batch{}, nil
 	br := t.pg.SendBatch(t.ctx, &batch)
+	err := t.judge(br, checks)
+	if e := br.Close(); e != nil && err == nil {
+		err = e
+	}
+	if err != nil {
+		t.failed = err
+	}
+	return err
+}
+
+// judge reads the outcomes of the queued writes at the head of br.
+func (t *tx) judge(br pgx.BatchResults, checks []func(pgconn.CommandTag) error) error {
 	var err error
 	for _, check := range checks {
 		tag, e := br.Exec()
@@ -83,12 +103,6 @@ func (t *tx) flush() error {
 		if e != nil && err == nil {
 			err = e
 		}
-	}
-	if e := br.Close(); e != nil && err == nil {
-		err = e
-	}
-	if err != nil {
-		t.failed = err
 	}
 	return err
 }
@@ -102,6 +116,7 @@ func (t *tx) commit(l *lazyTx) error {
 	if t.failed != nil {
 		return t.failed
 	}
+	t.queueCounts()
 	if t.batch.Len() == 0 || slices.ContainsFunc(t.checks, func(c func(pgconn.CommandTag) error) bool { return c != nil }) {
 		if err := t.flush(); err != nil {
 			return err
@@ -117,24 +132,43 @@ func (t *tx) commit(l *lazyTx) error {
 	return nil
 }
 
-// query runs a read after the queued writes.
+// query runs a read after the queued writes, in their round trip.
 func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
-	if err := t.flush(); err != nil {
+	if t.failed != nil {
+		return nil, t.failed
+	}
+	if t.batch.Len() == 0 {
+		rows, err := t.pg.Query(t.ctx, sql, args...)
+		if err != nil {
+			t.fail(err)
+		}
+		return rows, err
+	}
+	batch, checks := t.batch, t.checks
+	t.batch, t.checks = pgx.Batch{}, nil
+	batch.Queue(sql, args...)
+	br := t.pg.SendBatch(t.ctx, &batch)
+	if err := t.judge(br, checks); err != nil {
+		br.Close()
+		t.fail(err)
 		return nil, err
 	}
-	rows, err := t.pg.Query(t.ctx, sql, args...)
+	rows, err := br.Query()
 	if err != nil {
+		br.Close()
 		t.fail(err)
+		return nil, err
 	}
-	return rows, err
+	return batchRows{rows, br}, nil
 }
 
 // queryRow runs a one-row read after the queued writes and scans it.
 func (t *tx) queryRow(dest []any, sql string, args ...any) error {
-	if err := t.flush(); err != nil {
+	rows, err := t.query(sql, args...)
+	if err != nil {
 		return err
 	}
-	err := t.pg.QueryRow(t.ctx, sql, args...).Scan(dest...)
+	err = firstRow{rows}.Scan(dest...)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		t.fail(err)
 	}
