@@ -75,6 +75,7 @@ type Store struct {
 	deliveryAdded atomic.Pointer[func()]
 	creds         credCache
 	spares        *spares
+	memos         *memoCache
 }
 
 // Options tune the connection pool.
@@ -112,7 +113,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout)}
+	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout), memos: newMemoCache(memoBytes)}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -192,7 +193,7 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	// the next taker of the connection commits it (spare.go).
 	l.park = true
 	t := newTx(ctx, l, false)
-	t.creds = &s.creds
+	t.creds, t.memos = &s.creds, s.memos
 	if err := fn(t); err != nil {
 		return err
 	}

@@ -44,6 +44,13 @@ type tx struct {
 	creds       *credCache
 	credVer     int64
 	credWritten bool
+	// memos are the store's (memo.go), in a read-only transaction; early a
+	// contract's row read by Memo, for Contract; derived the contract read
+	// last, and reads the statements sent.
+	memos   *memoCache
+	early   *contractRow
+	derived derivation
+	reads   int
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
@@ -122,6 +129,7 @@ func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
+	t.reads++
 	rows, err := t.pg.Query(t.ctx, sql, args...)
 	if err != nil {
 		t.fail(err)
@@ -134,6 +142,7 @@ func (t *tx) queryRow(dest []any, sql string, args ...any) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
+	t.reads++
 	err := t.pg.QueryRow(t.ctx, sql, args...).Scan(dest...)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		t.fail(err)
