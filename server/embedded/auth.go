@@ -71,19 +71,39 @@ var errNoToken = signflow.Errorf(signflow.EUNAUTHORIZED, "The access token is mi
 // A missing, wrong, expired or superseded token is 401; a cancelled or
 // expired app is 403; an app past its requests per second is 429.
 func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.authenticateWith(func(token string) (*signflow.App, *signflow.Access, error) {
+		app, err := h.svc.AuthenticateToken(token)
+		if err != nil {
+			return nil, nil, err
+		}
+		return app, app.Access(), nil
+	}, next)
+}
+
+// authenticateFor is authenticate for a route whose service call confirms
+// the credentials in its own read (signflow.AuthenticateTokenFor).
+func (h *handler) authenticateFor(scope string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return h.authenticateWith(func(token string) (*signflow.App, *signflow.Access, error) {
+			return h.svc.AuthenticateTokenFor(token, scope)
+		}, next)
+	}
+}
+
+func (h *handler) authenticateWith(auth func(token string) (*signflow.App, *signflow.Access, error), next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		scheme, token, ok := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 			return errNoToken
 		}
-		app, err := h.svc.AuthenticateToken(strings.TrimSpace(token))
+		app, a, err := auth(strings.TrimSpace(token))
 		if err != nil {
 			return err
 		}
 		if err := h.perApp.Allow(app.ID); err != nil {
 			return err
 		}
-		c.Set(ctxAccess, app.Access())
+		c.Set(ctxAccess, a)
 		return next(c)
 	}
 }

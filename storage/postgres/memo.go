@@ -142,7 +142,7 @@ func (t *tx) Memo(id, name string) any {
 // transaction from the contract id and what its statement read beside it.
 func (t *tx) KeepMemo(id, name string, v any, size int) {
 	d := t.derived
-	if t.writable || t.memos == nil || d.id != id || d.reads != t.reads || t.cacheable() || size > t.memos.max/64 {
+	if t.writable || t.memos == nil || d.id != id || d.reads != t.reads || size > t.memos.max/64 {
 		return
 	}
 	t.memos.keep(id, d.stamp, memo{name: name, v: v, size: size})

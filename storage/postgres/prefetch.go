@@ -197,6 +197,7 @@ func (t *tx) cachedOwner(in string) (prefetched, bool) {
 		return prefetched{}, false
 	}
 	p, ok := t.creds.rec(t.credVer, owners.seenKey([]any{in}))
+	t.fedByCache(ok)
 	if ok && t.ahead == nil {
 		t.ahead = map[string]prefetched{}
 	}
