@@ -12,7 +12,8 @@ import (
 // parties, the owner's record and every tenant's claim: what showing the
 // contract reads next, in the round trip of the contract itself. Its
 // first column is the stamp of those rows, their versions (memo.go); the
-// data columns are NULL when the stamp equals $2, a memo's.
+// data columns are NULL when the stamp equals $2, a memo's. (OFFSET 0 keeps
+// the stamp a column of its own: flattened, it is computed at each use.)
 const contractWithParties = `SELECT f.stamp, c.ver, c.status, CASE WHEN f.stamp = $2::text THEN NULL ELSE c.data END,
 	c.template_id, tp.ver, CASE WHEN f.stamp = $2::text THEN NULL ELSE tp.data END,
 	ARRAY[c.buyer_in, c.seller_in],
@@ -24,7 +25,7 @@ const contractWithParties = `SELECT f.stamp, c.ver, c.status, CASE WHEN f.stamp 
 	LATERAL (SELECT json_build_array(c.ver, tp.ver,
 		(SELECT json_agg(json_build_array(o.client_in, o.ver) ORDER BY o.client_in) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)),
 		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver) ORDER BY cl.client_in, cl.tenant)
-			FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)))::text AS stamp) f
+			FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)))::text AS stamp OFFSET 0) f
 	WHERE c.id = $1`
 
 // contractRow is a row of contractWithParties; found is false when the
