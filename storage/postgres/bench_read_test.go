@@ -65,7 +65,6 @@ func BenchmarkReadByToken(b *testing.B) {
 	b.ReportMetric(float64(node.Microseconds())/float64(b.N), "node-µs/op")
 }
 
-
 // backends are the server processes of the database's connections.
 func backends(b *testing.B, url string) []int {
 	ctx := context.Background()
