@@ -16,15 +16,22 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// BenchmarkReadByToken is the embedded read of a random one of many kept
-// contracts on PostgreSQL as a request makes it (AuthenticateTokenFor,
+// BenchmarkReadByToken is the embedded read of one of many contracts on PostgreSQL as a request makes it (AuthenticateTokenFor,
 // then ContractAnswer), one at a time, with the CPU it costs this process
 // (node-µs/op) and the database's server processes (pg-µs/op): figures
-// that hold under the machine's other load, unlike ns/op. The cluster must
+// that hold under the machine's other load, unlike ns/op; "kept" reads
+// kept answers, "new" makes each answer. The cluster must
 // run on this machine (/proc).
 //
 //	go test ./storage/postgres -run '^$' -bench ReadByToken -benchtime 3000x
 func BenchmarkReadByToken(b *testing.B) {
+	b.Run("kept", func(b *testing.B) { benchReadByToken(b, false) })
+	b.Run("new", func(b *testing.B) { benchReadByToken(b, true) })
+}
+
+// benchReadByToken reads kept answers, or with cold, answers of a name
+// not read before: the whole read, and the answer kept.
+func benchReadByToken(b *testing.B, cold bool) {
 	url := pgtest.NewDatabase(b)
 	s := pgtest.OpenURL(b, url)
 	w := fixture.NewStandardOn(b, s)
@@ -37,10 +44,11 @@ func BenchmarkReadByToken(b *testing.B) {
 		b.Fatal(err)
 	}
 	encode := func(v *signflow.ContractView) []byte { return []byte(v.Status + v.Template.ID) }
+	name := "bench"
 	read := func(id string) {
 		_, acc, err := w.Service.AuthenticateTokenFor(token, signflow.ScopeContractsRead)
 		if err == nil {
-			_, err = w.Service.ContractAnswer(acc, id, "bench", encode)
+			_, err = w.Service.ContractAnswer(acc, id, name, encode)
 		}
 		if err != nil {
 			b.Fatal(err)
@@ -53,6 +61,9 @@ func BenchmarkReadByToken(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		if cold {
+			name = "bench" + strconv.Itoa(i)
+		}
 		read(ids[(i*7919)%len(ids)])
 	}
 	b.StopTimer()

@@ -81,7 +81,9 @@ func (t *tx) fedByCache(hit bool) {
 }
 
 // CredentialsVersion is the credentials version of the transaction's
-// start (signflow.SharedTx): read in its first round trip.
+// snapshot (signflow.SharedTx): read with its first statement in a write
+// transaction, with a contract or a memo's check in a read-only one, else
+// now.
 func (t *tx) CredentialsVersion() (uint64, error) {
 	if t.credVer < 0 {
 		var n int64

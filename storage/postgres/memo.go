@@ -112,9 +112,12 @@ type derivation struct {
 }
 
 // Memo returns the memo name of the contract id for this read-only
-// transaction, or nil. With a memo kept, the contract's statement goes out
-// here with the memo's stamp; when the rows differ, what it read is kept
-// for Contract, so that a read is one statement either way.
+// transaction, or nil. As the transaction's first statement, the memo's
+// stamp is checked in a statement of its own, which is then the snapshot
+// the memo holds in (and the credentials version's); the transaction
+// begins only if it does not hold. Later, the contract's statement goes
+// out here with the memo's stamp, and when the rows differ what it read is
+// kept for Contract, so that a read is one statement either way.
 func (t *tx) Memo(id, name string) any {
 	if t.writable || t.memos == nil || !validText(id) {
 		return nil
@@ -125,6 +128,18 @@ func (t *tx) Memo(id, name string) any {
 	}
 	m := e.find(name)
 	if m == nil {
+		return nil
+	}
+	if l, ok := t.pg.(*lazyTx); ok && !l.begun {
+		// The transaction's first statement: the check alone, outside it,
+		// and only on a miss the transaction's reads.
+		var holds bool
+		var n int64
+		if l.alone(t.ctx, memoHolds, []any{id, e.stamp}, &holds, &n) == nil && holds {
+			t.credVer = n
+			t.reads++
+			return m.v
+		}
 		return nil
 	}
 	row, err := t.contractRow(id, e.stamp)

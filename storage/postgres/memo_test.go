@@ -68,8 +68,8 @@ func TestMemoFollowsOtherNodesWrites(t *testing.T) {
 
 // The stamp covers the template's row, and a memo is kept only when the
 // contract's statement alone fed it: read after another statement, it is
-// not kept; read in the transaction of its Memo call, the contract is the
-// row the statement brought.
+// not kept. A memo is checked as the transaction's first statement, or
+// inside it with the contract's statement, whose row Contract then takes.
 func TestMemoOnPostgres(t *testing.T) {
 	a := pgtest.Open(t)
 	w := fixture.NewStandardOn(t, a)
@@ -144,6 +144,27 @@ func TestMemoOnPostgres(t *testing.T) {
 	if m := memo(); m != "two" {
 		t.Fatalf("memo %v, want two", m)
 	}
+	// later is Memo after another statement, inside the transaction: the
+	// contract's statement goes with the stamp.
+	later := func(check func(m any, got *signflow.Contract)) {
+		t.Helper()
+		fixture.Must(t, func() error {
+			return a.View(func(tx signflow.Tx) error {
+				if _, err := tx.Template(w.Template.ID); err != nil {
+					return err
+				}
+				m := tx.(signflow.Memos).Memo(c.ID, "m")
+				got, err := tx.Contract(c.ID)
+				check(m, got)
+				return err
+			})
+		})
+	}
+	later(func(m any, _ *signflow.Contract) {
+		if m != "two" {
+			t.Errorf("memo inside the transaction %v, want two", m)
+		}
+	})
 	c.Status = signflow.StatusCancelled
 	fixture.Must(t, func() error {
 		return peer.Update(func(tx signflow.Tx) error {
@@ -152,6 +173,11 @@ func TestMemoOnPostgres(t *testing.T) {
 			}
 			return tx.PutContract(c)
 		})
+	})
+	later(func(m any, got *signflow.Contract) {
+		if m != nil || got == nil || got.Status != signflow.StatusCancelled {
+			t.Errorf("after the contract changed on the other node: memo %v, then the contract %+v", m, got)
+		}
 	})
 	fixture.Must(t, func() error {
 		return a.View(func(tx signflow.Tx) error {

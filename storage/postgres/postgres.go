@@ -194,10 +194,6 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	l.park = true
 	t := newTx(ctx, l, false)
 	t.creds, t.memos = &s.creds, s.memos
-	// The credentials version goes in the first round trip, for the
-	// credentials cache and the reads that confirm their caller's app
-	// (signflow.SharedTx).
-	l.credVer = &t.credVer
 	if err := fn(t); err != nil {
 		return err
 	}

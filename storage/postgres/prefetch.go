@@ -8,25 +8,35 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// stampOf is the stamp of a contract c and the rows a read of it reads
+// beside it (template tp, owners, claims): their versions (memo.go).
+const stampOf = `json_build_array(c.ver, tp.ver,
+		(SELECT json_agg(json_build_array(o.client_in, o.ver) ORDER BY o.client_in) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)),
+		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver) ORDER BY cl.client_in, cl.tenant)
+			FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)))::text`
+
 // contractWithParties reads a contract with its template and, for both
 // parties, the owner's record and every tenant's claim: what showing the
 // contract reads next, in the round trip of the contract itself. Its
-// first column is the stamp of those rows, their versions (memo.go); the
-// data columns are NULL when the stamp equals $2, a memo's. (OFFSET 0 keeps
-// the stamp a column of its own: flattened, it is computed at each use.)
+// first column is the stamp, its last the credentials version; the data
+// columns are NULL when the stamp equals $2, a memo's. (OFFSET 0 keeps the stamp a column of its own:
+// flattened, it is computed at each use.)
 const contractWithParties = `SELECT f.stamp, c.ver, c.status, CASE WHEN f.stamp = $2::text THEN NULL ELSE c.data END,
 	c.template_id, tp.ver, CASE WHEN f.stamp = $2::text THEN NULL ELSE tp.data END,
 	ARRAY[c.buyer_in, c.seller_in],
 	CASE WHEN f.stamp = $2::text THEN NULL ELSE
 		(SELECT json_agg(json_build_array(o.client_in, o.ver, o.data)) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)) END,
 	CASE WHEN f.stamp = $2::text THEN NULL ELSE
-		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver, cl.data)) FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)) END
-	FROM contracts c LEFT JOIN templates tp ON tp.id = c.template_id,
-	LATERAL (SELECT json_build_array(c.ver, tp.ver,
-		(SELECT json_agg(json_build_array(o.client_in, o.ver) ORDER BY o.client_in) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)),
-		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver) ORDER BY cl.client_in, cl.tenant)
-			FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)))::text AS stamp OFFSET 0) f
+		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver, cl.data)) FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)) END,
+	cv.n
+	FROM credentials_version cv, contracts c LEFT JOIN templates tp ON tp.id = c.template_id,
+	LATERAL (SELECT ` + stampOf + ` AS stamp OFFSET 0) f
 	WHERE c.id = $1`
+
+// memoHolds tells whether a memo's stamp $2 is the contract's, with the
+// credentials version, in one statement of its own.
+const memoHolds = `SELECT ` + stampOf + ` = $2::text, cv.n
+	FROM credentials_version cv, contracts c LEFT JOIN templates tp ON tp.id = c.template_id WHERE c.id = $1`
 
 // contractRow is a row of contractWithParties; found is false when the
 // contract is absent.
@@ -41,6 +51,7 @@ type contractRow struct {
 	templateData       []byte
 	parties            []string
 	ownersOf, claimsOf []byte
+	credVer            int64
 }
 
 // contractRow reads the contract id with contractWithParties; stamp, when
@@ -51,12 +62,15 @@ func (t *tx) contractRow(id, stamp string) (contractRow, error) {
 	if stamp != "" {
 		memoStamp = &stamp
 	}
-	err := t.queryRow([]any{&r.stamp, &r.ver, &r.status, &r.data, &r.templateID, &r.templateVer, &r.templateData, &r.parties, &r.ownersOf, &r.claimsOf},
+	err := t.queryRow([]any{&r.stamp, &r.ver, &r.status, &r.data, &r.templateID, &r.templateVer, &r.templateData, &r.parties, &r.ownersOf, &r.claimsOf, &r.credVer},
 		contractWithParties, id, memoStamp)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, nil
 	}
 	r.found = err == nil
+	if r.found && !t.writable && t.credVer < 0 {
+		t.credVer = r.credVer // one snapshot: the transaction's
+	}
 	return r, err
 }
 
