@@ -112,10 +112,11 @@ func (l *lazyTx) alone(ctx context.Context, sql string, args []any, dest ...any)
 	if l.begun {
 		return errBegun
 	}
-	var b pgx.Batch
-	if l.pending {
-		b.Queue(commitParked)
+	if !l.pending {
+		return l.conn.QueryRow(ctx, sql, args...).Scan(dest...) // fewer writes than a batch
 	}
+	var b pgx.Batch
+	b.Queue(commitParked)
 	b.Queue(sql, args...).QueryRow(func(r pgx.Row) error { return r.Scan(dest...) })
 	l.pending = false
 	return l.conn.SendBatch(ctx, &b).Close()
