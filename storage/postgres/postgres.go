@@ -76,6 +76,7 @@ type Store struct {
 	creds         credCache
 	spares        *spares
 	memos         *memoCache
+	tpls          tplCache
 }
 
 // Options tune the connection pool.
@@ -193,7 +194,7 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	// the next taker of the connection commits it (spare.go).
 	l.park = true
 	t := newTx(ctx, l, false)
-	t.creds, t.memos = &s.creds, s.memos
+	t.creds, t.memos, t.tpls = &s.creds, s.memos, &s.tpls
 	if err := fn(t); err != nil {
 		return err
 	}

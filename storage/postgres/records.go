@@ -25,8 +25,15 @@ var (
 const bumpCredentials = "UPDATE credentials_version SET n = n + 1"
 
 func (t *tx) Template(id string) (*signflow.Template, error) {
+	if v, ok := t.keptTemplate(id); ok {
+		return v, nil
+	}
 	v := new(signflow.Template)
-	return v, t.read(templates, []any{id}, v)
+	if err := t.read(templates, []any{id}, v); err != nil {
+		return v, err
+	}
+	t.keepTemplate(id, v)
+	return v, nil
 }
 
 func (t *tx) Templates() ([]*signflow.Template, error) {

@@ -44,10 +44,11 @@ type tx struct {
 	creds       *credCache
 	credVer     int64
 	credWritten bool
-	// memos are the store's (memo.go), in a read-only transaction; early a
-	// contract's row read by Memo, for Contract; derived the contract read
-	// last, and reads the statements sent.
+	// memos and tpls are the store's (memo.go, tplcache.go), in a read-only
+	// transaction; early a contract's row read by Memo, for Contract;
+	// derived the contract read last, and reads the statements sent.
 	memos   *memoCache
+	tpls    *tplCache
 	early   *contractRow
 	derived derivation
 	reads   int
