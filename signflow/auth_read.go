@@ -25,13 +25,18 @@ var errCredsMoved = errors.New("signflow: the credentials changed since the app 
 // returned carries the check. A refusal is never made on unconfirmed
 // credentials: it is made again by AuthenticateToken.
 func (s *Service) AuthenticateTokenFor(token, scope string) (*App, *Access, error) {
+	if _, shared := s.store.(Shared); !shared {
+		app, err := s.AuthenticateToken(token)
+		if err != nil {
+			return nil, nil, err
+		}
+		return app, app.Access(), nil
+	}
 	var check *credsCheck
 	app, err := s.authenticateToken(token, func(id string) (*App, error) {
-		if _, shared := s.store.(Shared); shared {
-			if e, _ := s.apps.get(id); e.app != nil && slices.Contains(e.app.Scopes, scope) {
-				check = &credsCheck{token: token, version: e.version}
-				return e.app, nil
-			}
+		if e, _ := s.apps.get(id); e.app != nil && slices.Contains(e.app.Scopes, scope) {
+			check = &credsCheck{token: token, version: e.version}
+			return e.app, nil
 		}
 		return s.cachedApp(id)
 	})
@@ -67,13 +72,13 @@ func confirmCreds(tx Tx, a *Access) error {
 	return nil
 }
 
-// confirmed runs read with a; when a's credentials are unconfirmed
-// (AuthenticateTokenFor) and read fails, for whatever reason, it
+// confirmed runs read with a, whose credentials are unconfirmed
+// (AuthenticateTokenFor); if read fails, for whatever reason, it
 // authenticates again in full and runs read with the checked access.
 func (s *Service) confirmed(a *Access, read func(*Access) ([]byte, error)) ([]byte, error) {
 	out, err := read(a)
-	if err == nil || a.creds == nil {
-		return out, err
+	if err == nil {
+		return out, nil
 	}
 	app, err := s.AuthenticateToken(a.creds.token)
 	if err != nil {
