@@ -27,6 +27,9 @@ type Access struct {
 	// to: it reaches only the contracts whose creator's tenant holds that
 	// phone for it (cabinetReaches).
 	Phone string
+	// creds, when set, is the check of credentials taken from the app
+	// cache that the read must make in its transaction (auth_read.go).
+	creds *credsCheck
 }
 
 // Require returns EFORBIDDEN unless the caller holds the scope.

@@ -42,6 +42,12 @@ var (
 // record: the token carries its app id, secret generation and expiry under
 // an HMAC, so a rotated secret invalidates every token issued before.
 func (s *Service) AuthenticateToken(token string) (*App, error) {
+	return s.authenticateToken(token, nil)
+}
+
+// authenticateToken checks the token, and the app appOf gives for its id
+// (cachedApp when nil: a method value would be allocated per call).
+func (s *Service) authenticateToken(token string, appOf func(id string) (*App, error)) (*App, error) {
 	t, ok := s.tokens.get(token)
 	if !ok {
 		var err error
@@ -54,7 +60,13 @@ func (s *Service) AuthenticateToken(token string) (*App, error) {
 	if !now.Before(time.Unix(t.exp, 0)) {
 		return nil, errBadToken
 	}
-	app, err := s.cachedApp(t.app)
+	var app *App
+	var err error
+	if appOf != nil {
+		app, err = appOf(t.app)
+	} else {
+		app, err = s.cachedApp(t.app)
+	}
 	if ErrorCode(err) == ENOTFOUND {
 		return nil, errBadToken
 	} else if err != nil {

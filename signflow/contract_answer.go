@@ -52,6 +52,13 @@ const memoOverhead = 512
 // nor encoded again: encode must depend on the view alone, and the answer
 // returned must not be modified.
 func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*ContractView) []byte) ([]byte, error) {
+	if a.creds == nil {
+		return s.contractAnswer(a, id, name, encode)
+	}
+	return s.confirmed(a, func(a *Access) ([]byte, error) { return s.contractAnswer(a, id, name, encode) })
+}
+
+func (s *Service) contractAnswer(a *Access, id, name string, encode func(*ContractView) []byte) ([]byte, error) {
 	if err := mayRead(a, id); err != nil {
 		return nil, err
 	}
@@ -60,7 +67,7 @@ func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*Contra
 	name += "\x00" + a.OwnerIN
 	// Outside the cabinet the access check needs no records beyond the
 	// contract, so a memo known to hold needs no transaction.
-	if fresh, ok := s.store.(FreshMemos); ok && a.Interface != CabinetInterface {
+	if fresh, ok := s.store.(FreshMemos); ok && a.Interface != CabinetInterface && a.creds == nil {
 		if e, ok := fresh.FreshMemo(id, name).(*encodedContract); ok {
 			if err := a.CanRead(e.c); err != nil {
 				return nil, err
@@ -74,7 +81,10 @@ func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*Contra
 		if memos != nil {
 			if e, ok := memos.Memo(id, name).(*encodedContract); ok {
 				out = e.out
-				return canReach(tx, a, e.c)
+				if err := canReach(tx, a, e.c); err != nil {
+					return err
+				}
+				return confirmCreds(tx, a)
 			}
 		}
 		c, err := reachable(tx, a, id)
@@ -89,7 +99,7 @@ func (s *Service) ContractAnswer(a *Access, id, name string, encode func(*Contra
 		if memos != nil {
 			memos.KeepMemo(id, name, &encodedContract{c: reachOf(c), out: out}, len(out)+memoOverhead)
 		}
-		return nil
+		return confirmCreds(tx, a)
 	})
 	if err != nil {
 		return nil, err

@@ -13,3 +13,10 @@ type Shared interface {
 	// under the same name, and reports whether it ran.
 	Exclusive(name string, fn func() error) (bool, error)
 }
+
+// SharedTx is implemented by the transactions of a Shared store.
+type SharedTx interface {
+	// CredentialsVersion is the credentials version (Shared) in the
+	// transaction's snapshot.
+	CredentialsVersion() (uint64, error)
+}

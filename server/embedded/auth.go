@@ -71,19 +71,44 @@ var errNoToken = signflow.Errorf(signflow.EUNAUTHORIZED, "The access token is mi
 // A missing, wrong, expired or superseded token is 401; a cancelled or
 // expired app is 403; an app past its requests per second is 429.
 func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return h.authenticateWith("", next)
+}
+
+// authenticateFor is authenticate for a route that needs scope and whose
+// service call confirms the credentials in its own read
+// (signflow.AuthenticateTokenFor).
+func (h *handler) authenticateFor(scope string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc { return h.authenticateWith(scope, next) }
+}
+
+// authenticateWith authenticates with AuthenticateToken, or with
+// AuthenticateTokenFor when confirmScope is set.
+func (h *handler) authenticateWith(confirmScope string, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		scheme, token, ok := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 			return errNoToken
 		}
-		app, err := h.svc.AuthenticateToken(strings.TrimSpace(token))
+		token = strings.TrimSpace(token)
+		var (
+			app *signflow.App
+			a   *signflow.Access
+			err error
+		)
+		if confirmScope == "" {
+			if app, err = h.svc.AuthenticateToken(token); err == nil {
+				a = app.Access()
+			}
+		} else {
+			app, a, err = h.svc.AuthenticateTokenFor(token, confirmScope)
+		}
 		if err != nil {
 			return err
 		}
 		if err := h.perApp.Allow(app.ID); err != nil {
 			return err
 		}
-		c.Set(ctxAccess, app.Access())
+		c.Set(ctxAccess, a)
 		return next(c)
 	}
 }

@@ -18,9 +18,6 @@ const countShards = 8
 // anyValue stands for every template or every status in contract_counts.
 const anyValue = "*"
 
-// Contract reads the contract, and in the same statement what a read of
-// it reads next (prefetch.go): its template, and the owners' records and
-// the claims of its parties.
 func (t *tx) WitnessContracts(in string, limit int) ([]string, error) {
 	if !validText(in) {
 		return nil, nil
@@ -41,34 +38,34 @@ func (t *tx) WitnessContracts(in string, limit int) ([]string, error) {
 	return out, rows.Err()
 }
 
+// Contract reads the contract, and in the same statement what a read of
+// it reads next (prefetch.go): its template, and the owners' records and
+// the claims of its parties.
 func (t *tx) Contract(id string) (*signflow.Contract, error) {
 	notFound := signflow.Errorf(signflow.ENOTFOUND, "Contract not found.")
 	if !validText(id) {
 		return nil, notFound
 	}
-	var (
-		ver                int64
-		status             string
-		data               []byte
-		templateID         string
-		templateVer        *int64
-		templateData       []byte
-		parties            []string
-		ownersOf, claimsOf []byte
-	)
-	err := t.queryRow([]any{&ver, &status, &data, &templateID, &templateVer, &templateData, &parties, &ownersOf, &claimsOf}, contractWithParties, id)
-	if errors.Is(err, pgx.ErrNoRows) {
+	var r contractRow
+	if t.early != nil && t.early.id == id {
+		r, t.early = *t.early, nil
+	} else {
+		var err error
+		if r, err = t.contractRow(id, ""); err != nil {
+			return nil, err
+		}
+	}
+	if !r.found {
 		t.sawContract(id, 0, "")
 		return nil, notFound
-	} else if err != nil {
+	}
+	t.sawContract(id, r.ver, r.status)
+	if err := t.prefetch(r.templateID, r.templateVer, r.templateData, r.parties, r.ownersOf, r.claimsOf); err != nil {
 		return nil, err
 	}
-	t.sawContract(id, ver, status)
-	if err := t.prefetch(templateID, templateVer, templateData, parties, ownersOf, claimsOf); err != nil {
-		return nil, err
-	}
+	t.derived = derivation{id: id, stamp: r.stamp, reads: t.reads}
 	c := new(signflow.Contract)
-	return c, json.Unmarshal(data, c)
+	return c, json.Unmarshal(r.data, c)
 }
 
 func (t *tx) sawContract(id string, ver int64, status string) {

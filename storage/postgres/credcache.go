@@ -72,12 +72,36 @@ func (c *credCache) putKeys(version int64, in string, keys []byte) {
 // version and records are its own until it commits).
 func (t *tx) cacheable() bool { return t.creds != nil && t.credVer >= 0 && !t.credWritten }
 
+// fedByCache counts a record answered from the cache among the reads of
+// the transaction, which a memo must not have been fed by (memo.go).
+func (t *tx) fedByCache(hit bool) {
+	if hit {
+		t.reads++
+	}
+}
+
+// CredentialsVersion is the credentials version of the transaction's
+// snapshot (signflow.SharedTx): read with its first statement in a write
+// transaction, with a contract or a memo's check in a read-only one, else
+// now.
+func (t *tx) CredentialsVersion() (uint64, error) {
+	if t.credVer < 0 {
+		var n int64
+		if err := t.queryRow([]any{&n}, readCredVer); err != nil {
+			return 0, err
+		}
+		t.credVer = n
+	}
+	return uint64(t.credVer), nil
+}
+
 func (t *tx) App(id string) (*signflow.App, error) {
 	v := new(signflow.App)
 	key := []any{id}
 	p, ok := prefetched{}, false
 	if t.cacheable() && validText(id) {
 		p, ok = t.creds.rec(t.credVer, apps.seenKey(key))
+		t.fedByCache(ok)
 	}
 	if !ok {
 		if t.creds == nil || !validText(id) || t.credWritten {
@@ -110,6 +134,7 @@ func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 		return list[signflow.APIKey](t, "SELECT data FROM api_keys WHERE owner_in = $1 ORDER BY id", in)
 	}
 	data, ok := t.creds.ownerKeys(t.credVer, in)
+	t.fedByCache(ok)
 	if !ok {
 		var version int64
 		err := t.queryRow([]any{&version, &data},

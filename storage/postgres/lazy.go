@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -103,6 +104,26 @@ func (l *lazyTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row 
 	}
 	return firstRow{rows}
 }
+
+// alone runs a one-row read before the transaction begins, as a statement
+// of its own (its own snapshot), in one round trip with the COMMIT of a
+// parked connection's transaction; the transaction is still to begin.
+func (l *lazyTx) alone(ctx context.Context, sql string, args []any, dest ...any) error {
+	if l.begun {
+		return errBegun
+	}
+	if !l.pending {
+		return l.conn.QueryRow(ctx, sql, args...).Scan(dest...) // fewer writes than a batch
+	}
+	var b pgx.Batch
+	b.Queue(commitParked)
+	b.Queue(sql, args...).QueryRow(func(r pgx.Row) error { return r.Scan(dest...) })
+	l.pending = false
+	return l.conn.SendBatch(ctx, &b).Close()
+}
+
+// errBegun refuses a statement of its own inside the transaction.
+var errBegun = errors.New("postgres: the transaction has begun")
 
 // end commits or rolls back what was begun.
 func (l *lazyTx) end(ctx context.Context, commit bool) error {

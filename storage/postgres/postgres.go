@@ -79,6 +79,7 @@ type Store struct {
 	spares        *spares
 	group         group
 	runners       int // write transactions in flight before writers share them (group.go)
+	memos         *memoCache
 }
 
 // Options tune the connection pool.
@@ -117,7 +118,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout),
+	s := &Store{pool: pool, opt: opt, spares: newSpares(cfg.MaxConns, opt.Timeout), memos: newMemoCache(memoBytes),
 		runners: int(min(cfg.MaxConns, groupRunners))}
 	if opt.runners > 0 {
 		s.runners = opt.runners
@@ -202,7 +203,7 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	// the next taker of the connection commits it (spare.go).
 	l.park = true
 	t := newTx(ctx, l, false)
-	t.creds, t.tpls = &s.creds, &s.tpls
+	t.creds, t.memos, t.tpls = &s.creds, s.memos, &s.tpls
 	if err := fn(t); err != nil {
 		return err
 	}

@@ -2,17 +2,77 @@ package postgres
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
+
+	"github.com/jackc/pgx/v5"
 )
+
+// stampOf is the stamp of a contract c and the rows a read of it reads
+// beside it (template tp, owners, claims): their versions (memo.go).
+const stampOf = `json_build_array(c.ver, tp.ver,
+		(SELECT json_agg(json_build_array(o.client_in, o.ver) ORDER BY o.client_in) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)),
+		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver) ORDER BY cl.client_in, cl.tenant)
+			FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)))::text`
 
 // contractWithParties reads a contract with its template and, for both
 // parties, the owner's record and every tenant's claim: what showing the
-// contract reads next, in the round trip of the contract itself.
-const contractWithParties = `SELECT c.ver, c.status, c.data, c.template_id, tp.ver, tp.data,
+// contract reads next, in the round trip of the contract itself. Its
+// first column is the stamp, its last the credentials version; the data
+// columns are NULL when the stamp equals $2, a memo's. (OFFSET 0 keeps the stamp a column of its own:
+// flattened, it is computed at each use.)
+const contractWithParties = `SELECT f.stamp, c.ver, c.status, CASE WHEN f.stamp = $2::text THEN NULL ELSE c.data END,
+	c.template_id, tp.ver, CASE WHEN f.stamp = $2::text THEN NULL ELSE tp.data END,
 	ARRAY[c.buyer_in, c.seller_in],
-	(SELECT json_agg(json_build_array(o.client_in, o.ver, o.data)) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)),
-	(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver, cl.data)) FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in))
-	FROM contracts c LEFT JOIN templates tp ON tp.id = c.template_id WHERE c.id = $1`
+	CASE WHEN f.stamp = $2::text THEN NULL ELSE
+		(SELECT json_agg(json_build_array(o.client_in, o.ver, o.data)) FROM owners o WHERE o.client_in IN (c.buyer_in, c.seller_in)) END,
+	CASE WHEN f.stamp = $2::text THEN NULL ELSE
+		(SELECT json_agg(json_build_array(cl.client_in, cl.tenant, cl.ver, cl.data)) FROM claims cl WHERE cl.client_in IN (c.buyer_in, c.seller_in)) END,
+	cv.n
+	FROM credentials_version cv, contracts c LEFT JOIN templates tp ON tp.id = c.template_id,
+	LATERAL (SELECT ` + stampOf + ` AS stamp OFFSET 0) f
+	WHERE c.id = $1`
+
+// memoHolds tells whether a memo's stamp $2 is the contract's, with the
+// credentials version, in one statement of its own.
+const memoHolds = `SELECT ` + stampOf + ` = $2::text, cv.n
+	FROM credentials_version cv, contracts c LEFT JOIN templates tp ON tp.id = c.template_id WHERE c.id = $1`
+
+// contractRow is a row of contractWithParties; found is false when the
+// contract is absent.
+type contractRow struct {
+	id, stamp          string
+	found              bool
+	ver                int64
+	status             string
+	data               []byte
+	templateID         string
+	templateVer        *int64
+	templateData       []byte
+	parties            []string
+	ownersOf, claimsOf []byte
+	credVer            int64
+}
+
+// contractRow reads the contract id with contractWithParties; stamp, when
+// not "", is a memo's, and the data come back only if the rows differ.
+func (t *tx) contractRow(id, stamp string) (contractRow, error) {
+	r := contractRow{id: id}
+	var memoStamp *string
+	if stamp != "" {
+		memoStamp = &stamp
+	}
+	err := t.queryRow([]any{&r.stamp, &r.ver, &r.status, &r.data, &r.templateID, &r.templateVer, &r.templateData, &r.parties, &r.ownersOf, &r.claimsOf, &r.credVer},
+		contractWithParties, id, memoStamp)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, nil
+	}
+	r.found = err == nil
+	if r.found && !t.writable && t.credVer < 0 {
+		t.credVer = r.credVer // one snapshot: the transaction's
+	}
+	return r, err
+}
 
 // prefetched is a record read ahead: its version and data, nil when the
 // record is absent.
@@ -152,6 +212,7 @@ func (t *tx) cachedOwner(in string) (prefetched, bool) {
 		return prefetched{}, false
 	}
 	p, ok := t.creds.rec(t.credVer, owners.seenKey([]any{in}))
+	t.fedByCache(ok)
 	if ok && t.ahead == nil {
 		t.ahead = map[string]prefetched{}
 	}

@@ -41,6 +41,7 @@ func (t *tx) TemplateVersions(id string) ([]*signflow.Template, error) {
 }
 
 func (t *tx) PutTemplate(v *signflow.Template) error {
+	t.tplWritten = true
 	if err := t.write(templates, []any{v.ID}, nil, v); err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ package postgres
 import (
 	"encoding/json"
 	"errors"
-	"slices"
+	"reflect"
 	"sync"
 
 	"contracts/signflow"
@@ -12,25 +12,25 @@ import (
 )
 
 // tplCache keeps decoded templates, each with the version and the row
-// version (xmin) it was read at. A read still asks the database, in the
-// statement it would send anyway, but gets the data only when the row is
-// not the one kept: every create reads its template, whose 2-3 KB would
-// otherwise be sent and decoded each time. The row is compared by xmin
-// as well as ver because a transaction that rolled back leaves in the
-// cache a version the next writer takes again with other data; its xmin
-// is never any committed row's.
+// version (xmin) it was read at: every create reads its template, and
+// every read of a contract shows it, whose 2-3 KB would otherwise be sent
+// and decoded each time. A row's version moves with every committed write
+// of it, on any node, so an entry of the version a reader sees is what it
+// would decode. Only committed rows are kept: a transaction that wrote a
+// template keeps nothing (a rollback leaves its version to the next
+// writer, with other data).
 //
-// As in the bbolt store's cache, a reader gets a shallow copy: slices in
-// it are shared with other readers and must not be modified in place
-// (a new value may be assigned); they are clipped, so appending allocates.
+// As in the bbolt store's cache, a reader gets a shallow copy: slices,
+// maps and pointers in it are shared with other readers and must not be
+// modified in place; top-level slices are clipped, so appending allocates.
 type tplCache struct {
-	mu sync.Mutex
+	mu sync.RWMutex
 	m  map[string]cachedTemplate
 }
 
 type cachedTemplate struct {
 	ver  int64
-	xmin string
+	xmin string // "" when read with a contract, which does not ask for it
 	t    signflow.Template
 }
 
@@ -38,19 +38,34 @@ type cachedTemplate struct {
 const tplCacheMax = 1000
 
 func (c *tplCache) get(id string) (cachedTemplate, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	e, ok := c.m[id]
 	return e, ok
 }
 
-func (c *tplCache) put(id string, e cachedTemplate) {
+// put keeps v as the template id at ver; an older version never replaces
+// a newer one.
+func (c *tplCache) put(id string, ver int64, xmin string, v *signflow.Template) {
+	e := cachedTemplate{ver: ver, xmin: xmin, t: *v}
+	clipSlices(reflect.ValueOf(&e.t).Elem())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= tplCacheMax {
 		c.m = map[string]cachedTemplate{}
 	}
-	c.m[id] = e
+	if old, ok := c.m[id]; !ok || old.ver <= ver {
+		c.m[id] = e
+	}
+}
+
+// clipSlices caps the top-level slices of the struct v at their lengths.
+func clipSlices(v reflect.Value) {
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Slice && f.CanSet() && f.Cap() > f.Len() {
+			f.Set(f.Slice3(0, f.Len(), f.Len()))
+		}
+	}
 }
 
 // templateIfChanged reads a template's versions, and its data unless the
@@ -59,11 +74,19 @@ const templateIfChanged = `SELECT ver, xmin::text, CASE WHEN ver = $2 AND xmin::
 	FROM templates WHERE id = $1`
 
 func (t *tx) Template(id string) (*signflow.Template, error) {
-	v := new(signflow.Template)
-	key := []any{id}
-	// A transaction that read ahead (prefetch.go) has its template.
-	if t.ahead != nil || t.tpls == nil || !validText(id) {
-		return v, t.read(templates, key, v)
+	v, key := new(signflow.Template), []any{id}
+	// A transaction that read ahead (prefetch.go) has the template's row.
+	if t.ahead != nil || t.tpls == nil || t.tplWritten || !validText(id) {
+		if v, ok := t.keptTemplate(id); ok {
+			return v, nil
+		}
+		if err := t.read(templates, key, v); err != nil {
+			return v, err
+		}
+		if p, ok := t.aheadTemplate(id); ok {
+			t.tpls.put(id, p.ver, "", v)
+		}
+		return v, nil
 	}
 	kept, hit := t.tpls.get(id)
 	if !hit {
@@ -89,7 +112,31 @@ func (t *tx) Template(id string) (*signflow.Template, error) {
 	if err := json.Unmarshal(data, v); err != nil {
 		return v, err
 	}
-	v.EnabledCurrencies, v.Fields = slices.Clip(v.EnabledCurrencies), slices.Clip(v.Fields)
-	t.tpls.put(id, cachedTemplate{ver: ver, xmin: xmin, t: *v})
+	t.tpls.put(id, ver, xmin, v)
 	return v, nil
+}
+
+// keptTemplate is the template id from the cache, when this read-only
+// transaction read its row with a contract and the cache holds its version.
+func (t *tx) keptTemplate(id string) (*signflow.Template, bool) {
+	p, ok := t.aheadTemplate(id)
+	if !ok {
+		return nil, false
+	}
+	e, ok := t.tpls.get(id)
+	if !ok || e.ver != p.ver {
+		return nil, false
+	}
+	v := e.t
+	return &v, true
+}
+
+// aheadTemplate is the template's row read ahead with a contract by a
+// read-only transaction that may use the cache.
+func (t *tx) aheadTemplate(id string) (prefetched, bool) {
+	if t.writable || t.tpls == nil {
+		return prefetched{}, false
+	}
+	p, ok := t.ahead[templates.seenKey([]any{id})]
+	return p, ok && p.data != nil
 }

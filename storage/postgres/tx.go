@@ -44,14 +44,23 @@ type tx struct {
 	creds       *credCache
 	credVer     int64
 	credWritten bool
-	// tpls is the store's cache of templates (tplcache.go).
-	tpls *tplCache
+	// tpls is the store's cache of templates (tplcache.go), and
+	// tplWritten whether the transaction wrote a template.
+	tpls       *tplCache
+	tplWritten bool
 	// counts, pairs and stats are the count changes not yet queued
 	// (contracts.go), all of them in shard.
 	counts countDeltas
 	pairs  pairDeltas
 	stats  statDeltas
 	shard  int16
+	// memos is the store's (memo.go), in a read-only transaction; early
+	// a contract's row read by Memo, for Contract; derived the contract
+	// read last, and reads the statements sent.
+	memos   *memoCache
+	early   *contractRow
+	derived derivation
+	reads   int
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
@@ -137,6 +146,7 @@ func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
 	if t.failed != nil {
 		return nil, t.failed
 	}
+	t.reads++
 	if t.batch.Len() == 0 {
 		rows, err := t.pg.Query(t.ctx, sql, args...)
 		if err != nil {
