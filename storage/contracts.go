@@ -46,7 +46,11 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.putWitnesses(c); err != nil {
 		return err
 	}
-	return t.put(bucketContracts, []byte(c.ID), c)
+	data, err := encodeContract(c)
+	if err != nil {
+		return err
+	}
+	return t.putData(bucketContracts, []byte(c.ID), data)
 }
 
 func summary(c *signflow.Contract, other string) []byte {

@@ -90,6 +90,11 @@ func (t *tx) put(bucket, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
+	return t.putData(bucket, key, data)
+}
+
+// putData is put for a record already encoded.
+func (t *tx) putData(bucket, key, data []byte) error {
 	if t.db != nil && cacheMode[string(bucket)] == cacheStable {
 		t.db.stable.add(uint64(t.b.ID()))
 	}
