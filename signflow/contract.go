@@ -1,9 +1,11 @@
 package signflow
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -197,6 +199,40 @@ func documentTerms(c *Contract) []byte {
 func DocumentHash(c *Contract) string {
 	sum := sha256.Sum256(documentTerms(c))
 	return hex.EncodeToString(sum[:])
+}
+
+// numberedTerms are a contract's terms, encoded before its number is
+// known, cut where the number goes: a create encodes them before its
+// batched write transaction, whose functions run one after another, and
+// only hashes them with the number inside it.
+type numberedTerms struct{ head, tail []byte }
+
+// termsBeforeNumber encodes c's terms with an empty number. head is nil
+// when the encoding does not start as expected.
+func termsBeforeNumber(c *Contract) numberedTerms {
+	number := c.Number
+	c.Number = ""
+	b := documentTerms(c)
+	c.Number = number
+	id, _ := json.Marshal(c.ID)
+	head := append(append([]byte(`{"ID":`), id...), `,"Number":"`...)
+	if !bytes.HasPrefix(b, head) || len(b) <= len(head) || b[len(head)] != '"' {
+		return numberedTerms{}
+	}
+	return numberedTerms{head: b[:len(head)], tail: b[len(head):]}
+}
+
+// hash is DocumentHash(c) for c with the terms t was made of and its
+// number: a number is digits and dashes, which JSON writes as they are.
+func (t numberedTerms) hash(c *Contract) string {
+	if t.head == nil || strings.ContainsFunc(c.Number, func(r rune) bool { return r != '-' && (r < '0' || r > '9') }) {
+		return DocumentHash(c)
+	}
+	h := sha256.New()
+	h.Write(t.head)
+	h.Write([]byte(c.Number))
+	h.Write(t.tail)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func timeText(t *time.Time) string {

@@ -21,281 +21,289 @@ import (
 
 // encodeContract returns json.Marshal(c).
 func encodeContract(c *signflow.Contract) ([]byte, error) {
-	w := recordWriter{b: make([]byte, 0, 2048)}
-	w.contract(c)
-	if w.bad {
+	var bad bool
+	b := appendContractRecord(make([]byte, 0, 2048), c, &bad)
+	if bad {
 		return json.Marshal(c)
 	}
-	return w.b, nil
+	return b, nil
 }
 
-// recordWriter appends JSON as json.Marshal writes it; bad is set when a
-// value is one it does not write the same way.
-type recordWriter struct {
-	b   []byte
-	bad bool
-}
+// The append functions below write JSON as json.Marshal does; *bad is set
+// when a value is one they do not write the same way. (They take and give
+// back the slice rather than keep it in a struct: a slice stored through a
+// pointer pays a write barrier on every append while the GC marks.)
 
-func (w *recordWriter) contract(c *signflow.Contract) {
-	w.b = append(w.b, `{"id":`...)
-	w.str(c.ID)
-	w.b = strconv.AppendUint(append(w.b, `,"seq":`...), c.Seq, 10)
-	w.field("number", c.Number)
-	w.field("status", c.Status)
-	w.field("purpose", c.Purpose)
-	w.field("buyerStatus", c.BuyerStatus)
-	w.field("sellerStatus", c.SellerStatus)
-	w.field("buyerIn", c.BuyerIN)
-	w.field("sellerIn", c.SellerIN)
-	w.field("creatorIn", c.CreatorIN)
-	w.b = strconv.AppendInt(append(w.b, `,"price":`...), c.Price, 10)
-	w.b = strconv.AppendInt(append(w.b, `,"initialPayment":`...), c.InitialPayment, 10)
-	w.field("currency", c.Currency)
-	w.optTime("deliveryAt", c.DeliveryAt)
-	w.optTime("signBy", c.SignBy)
-	w.field("templateId", c.TemplateID)
-	w.b = append(w.b, `,"values":`...)
-	w.values(c.Values)
-	w.b = append(w.b, `,"payments":`...)
-	w.payments(c.Payments)
-	w.b = append(w.b, `,"witnessIds":`...)
-	w.strings(c.WitnessIDs)
-	w.b = append(w.b, `,"products":`...)
-	w.products(c.Products)
-	w.omitField("appId", c.AppID)
-	w.omitField("keyId", c.KeyID)
-	w.field("hash", c.Hash)
+func appendContractRecord(b []byte, c *signflow.Contract, bad *bool) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, c.ID)
+	b = strconv.AppendUint(append(b, `,"seq":`...), c.Seq, 10)
+	b = appendField(b, "number", c.Number)
+	b = appendField(b, "status", c.Status)
+	b = appendField(b, "purpose", c.Purpose)
+	b = appendField(b, "buyerStatus", c.BuyerStatus)
+	b = appendField(b, "sellerStatus", c.SellerStatus)
+	b = appendField(b, "buyerIn", c.BuyerIN)
+	b = appendField(b, "sellerIn", c.SellerIN)
+	b = appendField(b, "creatorIn", c.CreatorIN)
+	b = strconv.AppendInt(append(b, `,"price":`...), c.Price, 10)
+	b = strconv.AppendInt(append(b, `,"initialPayment":`...), c.InitialPayment, 10)
+	b = appendField(b, "currency", c.Currency)
+	b = appendOptTime(b, "deliveryAt", c.DeliveryAt, bad)
+	b = appendOptTime(b, "signBy", c.SignBy, bad)
+	b = appendField(b, "templateId", c.TemplateID)
+	b = append(b, `,"values":`...)
+	b = appendValues(b, c.Values, bad)
+	b = append(b, `,"payments":`...)
+	b = appendPayments(b, c.Payments, bad)
+	b = append(b, `,"witnessIds":`...)
+	b = appendStrings(b, c.WitnessIDs)
+	b = append(b, `,"products":`...)
+	b = appendProducts(b, c.Products, bad)
+	b = appendOmitField(b, "appId", c.AppID)
+	b = appendOmitField(b, "keyId", c.KeyID)
+	b = appendField(b, "hash", c.Hash)
 	if len(c.Signatures) > 0 {
-		w.b = append(w.b, `,"signatures":`...)
-		w.marshal(c.Signatures)
+		b = append(b, `,"signatures":`...)
+		b = appendMarshal(b, c.Signatures, bad)
 	}
 	if p := c.Parties; p != nil {
-		w.b = append(w.b, `,"parties":{`...)
+		b = append(b, `,"parties":{`...)
 		if p.Buyer != nil {
-			w.b = append(w.b, `"buyer":`...)
-			w.client(p.Buyer)
+			b = append(b, `"buyer":`...)
+			b = appendClient(b, p.Buyer, bad)
 		}
 		if p.Seller != nil {
 			if p.Buyer != nil {
-				w.b = append(w.b, ',')
+				b = append(b, ',')
 			}
-			w.b = append(w.b, `"seller":`...)
-			w.client(p.Seller)
+			b = append(b, `"seller":`...)
+			b = appendClient(b, p.Seller, bad)
 		}
-		w.b = append(w.b, '}')
+		b = append(b, '}')
 	}
 	if c.TemplateVersion != 0 {
-		w.b = strconv.AppendInt(append(w.b, `,"templateVersion":`...), int64(c.TemplateVersion), 10)
+		b = strconv.AppendInt(append(b, `,"templateVersion":`...), int64(c.TemplateVersion), 10)
 	}
-	w.b = strconv.AppendBool(append(w.b, `,"deleted":`...), c.Deleted)
-	w.timeField("createdAt", c.CreatedAt)
-	w.timeField("updatedAt", c.UpdatedAt)
-	w.b = strconv.AppendInt(append(w.b, `,"version":`...), c.Version, 10)
+	b = strconv.AppendBool(append(b, `,"deleted":`...), c.Deleted)
+	b = appendTimeField(b, "createdAt", c.CreatedAt, bad)
+	b = appendTimeField(b, "updatedAt", c.UpdatedAt, bad)
+	b = strconv.AppendInt(append(b, `,"version":`...), c.Version, 10)
 	if len(c.Witnesses) > 0 {
-		w.b = append(w.b, `,"witnesses":[`...)
+		b = append(b, `,"witnesses":[`...)
 		for i := range c.Witnesses {
 			if i > 0 {
-				w.b = append(w.b, ',')
+				b = append(b, ',')
 			}
 			x := &c.Witnesses[i]
-			w.b = append(w.b, `{"id":`...)
-			w.str(x.ID)
-			w.field("in", x.IN)
-			w.field("type", x.Type)
-			w.omitField("firstName", x.FirstName)
-			w.omitField("lastName", x.LastName)
-			w.omitField("midName", x.MidName)
-			w.omitField("legalName", x.LegalName)
-			w.field("status", x.Status)
-			w.b = append(w.b, '}')
+			b = append(b, `{"id":`...)
+			b = appendString(b, x.ID)
+			b = appendField(b, "in", x.IN)
+			b = appendField(b, "type", x.Type)
+			b = appendOmitField(b, "firstName", x.FirstName)
+			b = appendOmitField(b, "lastName", x.LastName)
+			b = appendOmitField(b, "midName", x.MidName)
+			b = appendOmitField(b, "legalName", x.LegalName)
+			b = appendField(b, "status", x.Status)
+			b = append(b, '}')
 		}
-		w.b = append(w.b, ']')
+		b = append(b, ']')
 	}
-	w.b = append(w.b, '}')
+	b = append(b, '}')
+	return b
 }
 
-func (w *recordWriter) values(vs []signflow.Value) {
+func appendValues(b []byte, vs []signflow.Value, bad *bool) []byte {
 	if vs == nil {
-		w.b = append(w.b, "null"...)
-		return
+		b = append(b, "null"...)
+		return b
 	}
-	w.b = append(w.b, '[')
+	b = append(b, '[')
 	for i := range vs {
 		if i > 0 {
-			w.b = append(w.b, ',')
+			b = append(b, ',')
 		}
 		v := &vs[i]
-		w.b = append(w.b, `{"id":`...)
-		w.str(v.ID)
-		w.b = strconv.AppendInt(append(w.b, `,"position":`...), int64(v.Position), 10)
-		w.field("value", v.Value)
-		w.field("templateId", v.TemplateID)
-		w.field("templateFieldId", v.TemplateFieldID)
-		w.field("keyName", v.KeyName)
-		w.timeField("createdAt", v.CreatedAt)
-		w.timeField("updatedAt", v.UpdatedAt)
-		w.b = append(w.b, '}')
+		b = append(b, `{"id":`...)
+		b = appendString(b, v.ID)
+		b = strconv.AppendInt(append(b, `,"position":`...), int64(v.Position), 10)
+		b = appendField(b, "value", v.Value)
+		b = appendField(b, "templateId", v.TemplateID)
+		b = appendField(b, "templateFieldId", v.TemplateFieldID)
+		b = appendField(b, "keyName", v.KeyName)
+		b = appendTimeField(b, "createdAt", v.CreatedAt, bad)
+		b = appendTimeField(b, "updatedAt", v.UpdatedAt, bad)
+		b = append(b, '}')
 	}
-	w.b = append(w.b, ']')
+	b = append(b, ']')
+	return b
 }
 
-func (w *recordWriter) payments(ps []signflow.Payment) {
+func appendPayments(b []byte, ps []signflow.Payment, bad *bool) []byte {
 	if ps == nil {
-		w.b = append(w.b, "null"...)
-		return
+		b = append(b, "null"...)
+		return b
 	}
-	w.b = append(w.b, '[')
+	b = append(b, '[')
 	for i, p := range ps {
 		if i > 0 {
-			w.b = append(w.b, ',')
+			b = append(b, ',')
 		}
-		w.b = strconv.AppendInt(append(w.b, `{"amount":`...), p.Amount, 10)
-		w.timeField("paymentDate", p.PaymentDate)
-		w.b = append(w.b, '}')
+		b = strconv.AppendInt(append(b, `{"amount":`...), p.Amount, 10)
+		b = appendTimeField(b, "paymentDate", p.PaymentDate, bad)
+		b = append(b, '}')
 	}
-	w.b = append(w.b, ']')
+	b = append(b, ']')
+	return b
 }
 
-func (w *recordWriter) products(ps []signflow.Product) {
+func appendProducts(b []byte, ps []signflow.Product, bad *bool) []byte {
 	if ps == nil {
-		w.b = append(w.b, "null"...)
-		return
+		b = append(b, "null"...)
+		return b
 	}
-	w.b = append(w.b, '[')
+	b = append(b, '[')
 	for i := range ps {
 		if i > 0 {
-			w.b = append(w.b, ',')
+			b = append(b, ',')
 		}
 		p := &ps[i]
-		w.b = append(w.b, `{"id":`...)
-		w.str(p.ID)
-		w.field("name", p.Name)
-		w.field("unit", p.Unit)
-		w.b = strconv.AppendInt(append(w.b, `,"price":`...), p.Price, 10)
-		w.b = append(w.b, `,"quantity":`...)
-		w.float(p.Quantity)
-		w.b = strconv.AppendInt(append(w.b, `,"amount":`...), p.Amount, 10)
-		w.optTime("deliveryAt", p.DeliveryAt)
+		b = append(b, `{"id":`...)
+		b = appendString(b, p.ID)
+		b = appendField(b, "name", p.Name)
+		b = appendField(b, "unit", p.Unit)
+		b = strconv.AppendInt(append(b, `,"price":`...), p.Price, 10)
+		b = append(b, `,"quantity":`...)
+		b = appendFloat(b, p.Quantity, bad)
+		b = strconv.AppendInt(append(b, `,"amount":`...), p.Amount, 10)
+		b = appendOptTime(b, "deliveryAt", p.DeliveryAt, bad)
 		if len(p.Values) > 0 {
-			w.b = append(w.b, `,"values":`...)
-			w.marshal(p.Values)
+			b = append(b, `,"values":`...)
+			b = appendMarshal(b, p.Values, bad)
 		}
-		w.b = append(w.b, '}')
+		b = append(b, '}')
 	}
-	w.b = append(w.b, ']')
+	b = append(b, ']')
+	return b
 }
 
-func (w *recordWriter) client(c *signflow.Client) {
-	w.b = append(w.b, `{"id":`...)
-	w.str(c.ID)
-	w.field("in", c.IN)
-	w.field("type", c.Type)
-	w.omitField("firstName", c.FirstName)
-	w.omitField("lastName", c.LastName)
-	w.omitField("midName", c.MidName)
-	w.omitField("legalName", c.LegalName)
-	w.omitField("phone", c.Phone)
-	w.omitField("passport", c.Passport)
-	w.omitField("passportIssuedBy", c.PassportIssuedBy)
-	w.omitField("passportIssueDate", c.PassportIssueDate)
-	w.omitField("passportExpiryDate", c.PassportExpiryDate)
-	w.omitField("birthday", c.Birthday)
+func appendClient(b []byte, c *signflow.Client, bad *bool) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, c.ID)
+	b = appendField(b, "in", c.IN)
+	b = appendField(b, "type", c.Type)
+	b = appendOmitField(b, "firstName", c.FirstName)
+	b = appendOmitField(b, "lastName", c.LastName)
+	b = appendOmitField(b, "midName", c.MidName)
+	b = appendOmitField(b, "legalName", c.LegalName)
+	b = appendOmitField(b, "phone", c.Phone)
+	b = appendOmitField(b, "passport", c.Passport)
+	b = appendOmitField(b, "passportIssuedBy", c.PassportIssuedBy)
+	b = appendOmitField(b, "passportIssueDate", c.PassportIssueDate)
+	b = appendOmitField(b, "passportExpiryDate", c.PassportExpiryDate)
+	b = appendOmitField(b, "birthday", c.Birthday)
 	if c.IsMan != nil {
-		w.b = strconv.AppendBool(append(w.b, `,"isMan":`...), *c.IsMan)
+		b = strconv.AppendBool(append(b, `,"isMan":`...), *c.IsMan)
 	}
-	w.omitField("address", c.Address)
-	w.omitField("email", c.Email)
-	w.b = strconv.AppendBool(append(w.b, `,"verified":`...), c.Verified)
-	w.timeField("createdAt", c.CreatedAt)
-	w.timeField("updatedAt", c.UpdatedAt)
-	w.b = append(w.b, '}')
+	b = appendOmitField(b, "address", c.Address)
+	b = appendOmitField(b, "email", c.Email)
+	b = strconv.AppendBool(append(b, `,"verified":`...), c.Verified)
+	b = appendTimeField(b, "createdAt", c.CreatedAt, bad)
+	b = appendTimeField(b, "updatedAt", c.UpdatedAt, bad)
+	b = append(b, '}')
+	return b
 }
 
-func (w *recordWriter) strings(list []string) {
+func appendStrings(b []byte, list []string) []byte {
 	if list == nil {
-		w.b = append(w.b, "null"...)
-		return
+		b = append(b, "null"...)
+		return b
 	}
-	w.b = append(w.b, '[')
+	b = append(b, '[')
 	for i, s := range list {
 		if i > 0 {
-			w.b = append(w.b, ',')
+			b = append(b, ',')
 		}
-		w.str(s)
+		b = appendString(b, s)
 	}
-	w.b = append(w.b, ']')
+	b = append(b, ']')
+	return b
 }
 
-// field writes ,"key":"value".
-func (w *recordWriter) field(key, value string) {
-	w.b = append(append(append(w.b, `,"`...), key...), `":`...)
-	w.str(value)
+// appendField writes ,"key":"value".
+func appendField(b []byte, key, value string) []byte {
+	b = append(append(append(b, `,"`...), key...), `":`...)
+	b = appendString(b, value)
+	return b
 }
 
-// omitField is field for a value tagged omitempty.
-func (w *recordWriter) omitField(key, value string) {
+// appendOmitField is appendField for a value tagged omitempty.
+func appendOmitField(b []byte, key, value string) []byte {
 	if value != "" {
-		w.field(key, value)
+		b = appendField(b, key, value)
 	}
+	return b
 }
 
-func (w *recordWriter) timeField(key string, t time.Time) {
-	w.b = append(append(append(w.b, `,"`...), key...), `":`...)
-	w.time(t)
+func appendTimeField(b []byte, key string, t time.Time, bad *bool) []byte {
+	b = append(append(append(b, `,"`...), key...), `":`...)
+	return appendTime(b, t, bad)
 }
 
-// optTime writes a *time.Time tagged omitempty: left out only when nil.
-func (w *recordWriter) optTime(key string, t *time.Time) {
+// appendOptTime writes a *time.Time tagged omitempty: left out only when nil.
+func appendOptTime(b []byte, key string, t *time.Time, bad *bool) []byte {
 	if t != nil {
-		w.timeField(key, *t)
+		b = appendTimeField(b, key, *t, bad)
 	}
+	return b
 }
 
-// time writes t as Time.MarshalJSON does; a time it refuses (a year
+// appendTime writes t as Time.MarshalJSON does; a time it refuses (a year
 // outside 0–9999) or writes with an offset is left to json.Marshal.
-func (w *recordWriter) time(t time.Time) {
-	w.b = append(w.b, '"')
-	n := len(w.b)
-	w.b = append(t.AppendFormat(w.b, time.RFC3339Nano), '"')
-	if w.b[n+4] != '-' || w.b[len(w.b)-2] != 'Z' {
-		w.bad = true
+func appendTime(b []byte, t time.Time, bad *bool) []byte {
+	b = append(b, '"')
+	n := len(b)
+	b = append(t.AppendFormat(b, time.RFC3339Nano), '"')
+	if b[n+4] != '-' || b[len(b)-2] != 'Z' {
+		*bad = true
 	}
+	return b
 }
 
-// float writes f as encoding/json does (the ES6 number form).
-func (w *recordWriter) float(f float64) {
+// appendFloat writes f as encoding/json does (the ES6 number form).
+func appendFloat(b []byte, f float64, bad *bool) []byte {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		w.bad = true
-		return
+		*bad = true
+		return b
 	}
 	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
-	b := strconv.AppendFloat(w.b, f, format, -1, 64)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
 	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
 		b[n-2] = b[n-1]
 		b = b[:n-1]
 	}
-	w.b = b
+	return b
 }
 
-// marshal writes a free-form value through encoding/json.
-func (w *recordWriter) marshal(v any) {
+// appendMarshal writes a free-form value through encoding/json.
+func appendMarshal(b []byte, v any, bad *bool) []byte {
 	data, err := json.Marshal(v)
 	if err != nil {
-		w.bad = true
-		return
+		*bad = true
+		return b
 	}
-	w.b = append(w.b, data...)
+	return append(b, data...)
 }
 
 const hexDigits = "0123456789abcdef"
 
-// str writes s as json.Marshal does: HTML's <, > and & escaped, invalid
+// appendString writes s as json.Marshal does: HTML's <, > and & escaped, invalid
 // UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
-func (w *recordWriter) str(s string) {
-	b := append(w.b, '"')
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
@@ -339,5 +347,6 @@ func (w *recordWriter) str(s string) {
 		}
 		i += size
 	}
-	w.b = append(append(b, s[start:]...), '"')
+	b = append(append(b, s[start:]...), '"')
+	return b
 }

@@ -23,8 +23,8 @@ func TestEncodeContractMatchesEncodingJSON(t *testing.T) {
 	for i := range 5000 {
 		c := new(signflow.Contract)
 		fill(r, reflect.ValueOf(c).Elem(), 0)
-		w := recordWriter{}
-		if w.contract(c); !w.bad {
+		var bad bool
+		if appendContractRecord(nil, c, &bad); !bad {
 			byHand++
 		}
 		want, wantErr := json.Marshal(c)
@@ -50,11 +50,11 @@ func TestEncodeContractOfACreate(t *testing.T) {
 		Version: 1, Values: []signflow.Value{{ID: "v", Value: "a <b> & \"c\"", CreatedAt: now, UpdatedAt: now}},
 		Payments: []signflow.Payment{{Amount: 5, PaymentDate: now}}, Products: []signflow.Product{{Name: "p", Quantity: 1.5}},
 		Parties: &signflow.PartyRecords{Seller: &signflow.Client{IN: "987654321", LegalName: "OOO"}}}
-	w := recordWriter{}
-	w.contract(c)
+	var bad bool
+	got := appendContractRecord(nil, c, &bad)
 	want, _ := json.Marshal(c)
-	if w.bad || !bytes.Equal(w.b, want) {
-		t.Fatalf("bad %v\n got %s\nwant %s", w.bad, w.b, want)
+	if bad || !bytes.Equal(got, want) {
+		t.Fatalf("bad %v\n got %s\nwant %s", bad, got, want)
 	}
 }
 
@@ -172,4 +172,32 @@ func randomFloat(r *rand.Rand) float64 {
 		return -r.Float64()
 	}
 	return float64(r.IntN(1000)) + float64(r.IntN(100))/100
+}
+
+// BenchmarkEncodeContract is the stored record of a typical created
+// contract, by hand and (plain) by encoding/json.
+func BenchmarkEncodeContract(b *testing.B) {
+	now := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	c := &signflow.Contract{ID: "019ac2f0-8a4e-7b1c-9d3e-0123456789ab", Seq: 7, Number: "2026-000007", Status: signflow.StatusCreated,
+		BuyerIN: "123456789", SellerIN: "987654321", CreatorIN: "987654321", Price: 150000000, Currency: "UZS",
+		TemplateID: "019ac2f0-8a4e-7b1c-9d3e-0123456789ac", TemplateVersion: 1, CreatedAt: now, UpdatedAt: now, Version: 1,
+		Hash: "3f2a9c0d5e6b7a8f9e0d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3", AppID: "app", KeyID: "key",
+		Values: []signflow.Value{{ID: "019ac2f0-8a4e-7b1c-9d3e-0123456789ad", Value: "Toshkent shahri", TemplateFieldID: "f1", KeyName: "city", CreatedAt: now, UpdatedAt: now},
+			{ID: "019ac2f0-8a4e-7b1c-9d3e-0123456789ae", Value: "2026-12-01", TemplateFieldID: "f2", KeyName: "start", CreatedAt: now, UpdatedAt: now}},
+		Payments: []signflow.Payment{{Amount: 50000000, PaymentDate: now}, {Amount: 100000000, PaymentDate: now}},
+		Products: []signflow.Product{{ID: "p", Name: "Noutbuk", Unit: "dona", Price: 150000000, Quantity: 1, Amount: 150000000}},
+		Parties: &signflow.PartyRecords{Buyer: &signflow.Client{IN: "123456789", Type: "PERSON", FirstName: "Ali", LastName: "Valiyev", Passport: "AA1234567"},
+			Seller: &signflow.Client{IN: "987654321", Type: "COMPANY", LegalName: "OOO Savdo", Address: "Toshkent"}}}
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			encodeContract(c)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			json.Marshal(c)
+		}
+	})
 }
