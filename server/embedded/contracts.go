@@ -18,7 +18,7 @@ type createdContract struct {
 // createContract is POST /v1/contracts; every rule is signflow's.
 func (h *handler) createContract(c echo.Context) error {
 	var req wire.ContractRequest
-	if err := server.Bind(c, &req); err != nil {
+	if err := wire.BindContract(c, &req); err != nil {
 		return err
 	}
 	in, err := req.Input(wire.Major)
