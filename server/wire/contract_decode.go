@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"contracts/server"
@@ -34,49 +35,61 @@ func BindContract(c echo.Context, r *ContractRequest) error {
 // decodeContract reads data into r, or reports false when it is not in
 // the common form.
 func decodeContract(data []byte, r *ContractRequest) bool {
-	d := scanner{data: data}
-	ok := d.object(func(key string) bool {
+	// One string holds the body; the request's strings are parts of it.
+	d := scanner{text: string(data)}
+	var seen uint16
+	for n := 0; ; n++ {
+		key, done, ok := d.key(n)
+		if !ok {
+			return false
+		} else if done {
+			break
+		}
+		var bit uint16
 		switch key {
 		case "templateId":
-			return d.str(&r.TemplateID)
+			bit, ok = 1<<0, d.str(&r.TemplateID)
 		case "buyerIn":
-			return d.str(&r.BuyerIN)
+			bit, ok = 1<<1, d.str(&r.BuyerIN)
 		case "sellerIn":
-			return d.str(&r.SellerIN)
+			bit, ok = 1<<2, d.str(&r.SellerIN)
 		case "price":
-			return d.amount(&r.Price)
+			bit, ok = 1<<3, d.amount(&r.Price)
 		case "currency":
-			return d.str(&r.Currency)
+			bit, ok = 1<<4, d.str(&r.Currency)
 		case "initialPayment":
-			return d.amount(&r.InitialPayment)
+			bit, ok = 1<<5, d.amount(&r.InitialPayment)
 		case "deliveryAt":
-			return d.str(&r.DeliveryAt)
+			bit, ok = 1<<6, d.str(&r.DeliveryAt)
 		case "signBy":
-			return d.str(&r.SignBy)
+			bit, ok = 1<<7, d.str(&r.SignBy)
 		case "values":
-			return d.values(&r.Values)
+			bit, ok = 1<<8, d.values(&r.Values)
 		case "payments":
-			return d.payments(&r.Payments)
+			bit, ok = 1<<9, d.payments(&r.Payments)
 		case "witnessIds":
-			return array(&d, &r.WitnessIDs, d.str)
+			bit, ok = 1<<10, d.strings(&r.WitnessIDs)
 		case "products":
-			return d.products(&r.Products)
+			bit, ok = 1<<11, d.products(&r.Products)
 		}
-		return false
-	})
+		if !ok || bit == 0 || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
 	d.space()
-	return ok && d.i == len(d.data)
+	return d.i == len(d.text)
 }
 
-// scanner reads JSON of the common form from data at i.
+// scanner reads JSON of the common form from text at i.
 type scanner struct {
-	data []byte
+	text string
 	i    int
 }
 
 func (d *scanner) space() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
+	for d.i < len(d.text) {
+		switch d.text[d.i] {
 		case ' ', '\t', '\n', '\r':
 			d.i++
 		default:
@@ -88,75 +101,39 @@ func (d *scanner) space() {
 // next skips white space and takes c, reporting whether it was there.
 func (d *scanner) next(c byte) bool {
 	d.space()
-	if d.i < len(d.data) && d.data[d.i] == c {
+	if d.i < len(d.text) && d.text[d.i] == c {
 		d.i++
 		return true
 	}
 	return false
 }
 
-// peek skips white space and reports whether c comes next.
-func (d *scanner) peek(c byte) bool {
-	d.space()
-	return d.i < len(d.data) && d.data[d.i] == c
-}
-
-// object reads an object, calling field for each key with the scanner on
-// its value; a key given twice is not the common form.
-func (d *scanner) object(field func(key string) bool) bool {
-	if !d.next('{') {
-		return false
+// key reads the opening brace (n == 0) or the comma before the object's
+// next key and the key with its colon, or the closing brace (done).
+func (d *scanner) key(n int) (key string, done, ok bool) {
+	if n == 0 && !d.next('{') {
+		return "", false, false
 	}
 	if d.next('}') {
-		return true
+		return "", true, true
 	}
-	var seen []string
-	for {
-		var key string
-		if !d.str(&key) || !d.next(':') {
-			return false
-		}
-		for _, k := range seen {
-			if k == key {
-				return false
-			}
-		}
-		seen = append(seen, key)
-		if !field(key) {
-			return false
-		}
-		if d.next('}') {
-			return true
-		}
-		if !d.next(',') {
-			return false
-		}
+	if n > 0 && !d.next(',') {
+		return "", false, false
 	}
+	ok = d.str(&key) && d.next(':')
+	return key, false, ok
 }
 
-// array reads an array into *out (empty, not nil, for []), each element
-// by elem.
-func array[T any](d *scanner, out *[]T, elem func(*T) bool) bool {
-	if !d.next('[') {
-		return false
+// elem reads the opening bracket (n == 0) or the comma before the array's
+// next element, or the closing bracket (done).
+func (d *scanner) elem(n int) (done, ok bool) {
+	if n == 0 && !d.next('[') {
+		return false, false
 	}
-	list := make([]T, 0, 4)
-	if !d.next(']') {
-		for {
-			list = append(list, *new(T))
-			if !elem(&list[len(list)-1]) {
-				return false
-			}
-			if d.next(']') {
-				break
-			}
-			if !d.next(',') {
-				return false
-			}
-		}
+	if d.next(']') {
+		return true, true
 	}
-	*out = list
-	return true
+	return false, n == 0 || d.next(',')
 }
 
 // str reads a string with no escapes, of valid UTF-8.
@@ -166,15 +143,15 @@ func (d *scanner) str(out *string) bool {
 	}
 	start := d.i
 	ascii := true
-	for ; d.i < len(d.data); d.i++ {
-		switch c := d.data[d.i]; {
+	for ; d.i < len(d.text); d.i++ {
+		switch c := d.text[d.i]; {
 		case c == '"':
-			s := d.data[start:d.i]
+			s := d.text[start:d.i]
 			d.i++
-			if !ascii && !utf8.Valid(s) {
+			if !ascii && !utf8.ValidString(s) {
 				return false
 			}
-			*out = string(s)
+			*out = s
 			return true
 		case c == '\\' || c < 0x20:
 			return false
@@ -188,7 +165,7 @@ func (d *scanner) str(out *string) bool {
 // number reads a number's text, as JSON's grammar has it.
 func (d *scanner) number() (string, bool) {
 	d.space()
-	start, b := d.i, d.data
+	start, b := d.i, d.text
 	digits := func() int {
 		n := 0
 		for d.i < len(b) && b[d.i] >= '0' && b[d.i] <= '9' {
@@ -221,7 +198,7 @@ func (d *scanner) number() (string, bool) {
 			return "", false
 		}
 	}
-	return string(b[start:d.i]), true
+	return b[start:d.i], true
 }
 
 func (d *scanner) amount(out *Amount) bool {
@@ -230,93 +207,197 @@ func (d *scanner) amount(out *Amount) bool {
 	return ok
 }
 
-func (d *scanner) values(out *[]ValueItem) bool {
-	return array(d, out, func(v *ValueItem) bool {
-		return d.object(func(key string) bool {
-			switch key {
-			case "id":
-				return d.str(&v.ID)
-			case "position":
-				n, ok := d.number()
-				p, err := strconv.ParseInt(n, 10, 32)
-				v.Position = int32(p)
-				return ok && err == nil
-			case "value":
-				return d.str(&v.Value)
-			case "templateId":
-				return d.str(&v.TemplateID)
-			case "templateFieldId":
-				return d.str(&v.TemplateFieldID)
-			case "keyName":
-				return d.str(&v.KeyName)
-			}
+func (d *scanner) strings(out *[]string) bool {
+	list := make([]string, 0, 2)
+	for n := 0; ; n++ {
+		done, ok := d.elem(n)
+		if !ok {
 			return false
-		})
-	})
+		} else if done {
+			break
+		}
+		list = append(list, "")
+		if !d.str(&list[n]) {
+			return false
+		}
+	}
+	*out = list
+	return true
+}
+
+func (d *scanner) values(out *[]ValueItem) bool {
+	list := make([]ValueItem, 0, 4)
+	for n := 0; ; n++ {
+		done, ok := d.elem(n)
+		if !ok {
+			return false
+		} else if done {
+			break
+		}
+		list = append(list, ValueItem{})
+		if !d.value(&list[n]) {
+			return false
+		}
+	}
+	*out = list
+	return true
+}
+
+func (d *scanner) value(v *ValueItem) bool {
+	var seen uint8
+	for n := 0; ; n++ {
+		key, done, ok := d.key(n)
+		if !ok {
+			return false
+		} else if done {
+			return true
+		}
+		var bit uint8
+		switch key {
+		case "id":
+			bit, ok = 1<<0, d.str(&v.ID)
+		case "position":
+			num, isNum := d.number()
+			p, err := strconv.ParseInt(num, 10, 32)
+			bit, ok, v.Position = 1<<1, isNum && err == nil, int32(p)
+		case "value":
+			bit, ok = 1<<2, d.str(&v.Value)
+		case "templateId":
+			bit, ok = 1<<3, d.str(&v.TemplateID)
+		case "templateFieldId":
+			bit, ok = 1<<4, d.str(&v.TemplateFieldID)
+		case "keyName":
+			bit, ok = 1<<5, d.str(&v.KeyName)
+		}
+		if !ok || bit == 0 || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
 }
 
 func (d *scanner) payments(out *[]PaymentItem) bool {
-	return array(d, out, func(p *PaymentItem) bool {
-		return d.object(func(key string) bool {
+	list := make([]PaymentItem, 0, 4)
+	for n := 0; ; n++ {
+		done, ok := d.elem(n)
+		if !ok {
+			return false
+		} else if done {
+			break
+		}
+		list = append(list, PaymentItem{})
+		p := &list[n]
+		var seen uint8
+		for k := 0; ; k++ {
+			key, done, ok := d.key(k)
+			if !ok {
+				return false
+			} else if done {
+				break
+			}
+			var bit uint8
 			switch key {
 			case "amount":
-				return d.amount(&p.Amount)
+				bit, ok = 1<<0, d.amount(&p.Amount)
 			case "paymentDate":
-				return d.str(&p.PaymentDate)
+				bit, ok = 1<<1, d.str(&p.PaymentDate)
 			}
-			return false
-		})
-	})
+			if !ok || bit == 0 || seen&bit != 0 {
+				return false
+			}
+			seen |= bit
+		}
+	}
+	*out = list
+	return true
 }
 
 func (d *scanner) products(out *[]ProductItem) bool {
-	return array(d, out, func(p *ProductItem) bool {
-		return d.object(func(key string) bool {
-			switch key {
-			case "name":
-				return d.str(&p.Name)
-			case "unit":
-				return d.str(&p.Unit)
-			case "price":
-				return d.amount(&p.Price)
-			case "quantity":
-				n, ok := d.number()
-				f, err := strconv.ParseFloat(n, 64)
-				p.Quantity = f
-				return ok && err == nil
-			case "amount":
-				return d.amount(&p.Amount)
-			case "deliveryAt":
-				return d.str(&p.DeliveryAt)
-			case "values":
-				p.Values = map[string]any{}
-				return d.object(func(key string) bool { return d.plain(p.Values, key) })
-			}
+	list := make([]ProductItem, 0, 2)
+	for n := 0; ; n++ {
+		done, ok := d.elem(n)
+		if !ok {
 			return false
-		})
-	})
+		} else if done {
+			break
+		}
+		list = append(list, ProductItem{})
+		if !d.product(&list[n]) {
+			return false
+		}
+	}
+	*out = list
+	return true
 }
 
-// plain reads a string, number or boolean into m[key], as a decoder that
-// uses json.Number does.
-func (d *scanner) plain(m map[string]any, key string) bool {
-	switch {
-	case d.peek('"'):
-		var s string
-		ok := d.str(&s)
-		m[key] = s
-		return ok
-	case d.peek('t'), d.peek('f'):
-		for _, lit := range []string{"true", "false"} {
-			if len(d.data)-d.i >= len(lit) && string(d.data[d.i:d.i+len(lit)]) == lit {
-				d.i += len(lit)
-				m[key] = lit == "true"
-				return true
-			}
+func (d *scanner) product(p *ProductItem) bool {
+	var seen uint8
+	for n := 0; ; n++ {
+		key, done, ok := d.key(n)
+		if !ok {
+			return false
+		} else if done {
+			return true
 		}
-		return false
+		var bit uint8
+		switch key {
+		case "name":
+			bit, ok = 1<<0, d.str(&p.Name)
+		case "unit":
+			bit, ok = 1<<1, d.str(&p.Unit)
+		case "price":
+			bit, ok = 1<<2, d.amount(&p.Price)
+		case "quantity":
+			num, isNum := d.number()
+			f, err := strconv.ParseFloat(num, 64)
+			bit, ok, p.Quantity = 1<<3, isNum && err == nil, f
+		case "amount":
+			bit, ok = 1<<4, d.amount(&p.Amount)
+		case "deliveryAt":
+			bit, ok = 1<<5, d.str(&p.DeliveryAt)
+		case "values":
+			p.Values = map[string]any{}
+			bit, ok = 1<<6, d.plainValues(p.Values)
+		}
+		if !ok || bit == 0 || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
 	}
-	n, ok := d.number()
-	m[key] = json.Number(n)
-	return ok
+}
+
+// plainValues reads an object of strings, numbers and booleans into m, as
+// a decoder that uses json.Number does.
+func (d *scanner) plainValues(m map[string]any) bool {
+	for n := 0; ; n++ {
+		key, done, ok := d.key(n)
+		if !ok {
+			return false
+		} else if done {
+			return true
+		}
+		if _, twice := m[key]; twice {
+			return false
+		}
+		d.space()
+		switch rest := d.text[d.i:]; {
+		case strings.HasPrefix(rest, `"`):
+			var s string
+			ok = d.str(&s)
+			m[key] = s
+		case strings.HasPrefix(rest, "true"):
+			m[key] = true
+			d.i += len("true")
+		case strings.HasPrefix(rest, "false"):
+			m[key] = false
+			d.i += len("false")
+		default:
+			var num string
+			num, ok = d.number()
+			m[key] = json.Number(num)
+		}
+		if !ok {
+			return false
+		}
+	}
 }

@@ -207,3 +207,21 @@ func randomRequest(r *rand.Rand) (_ []byte, odd bool) {
 	}
 	return []byte(ws() + body + ws()), odd
 }
+
+// BenchmarkDecodeContract is the typical create request read by hand and
+// (plain) by server.Decode.
+func BenchmarkDecodeContract(b *testing.B) {
+	body := []byte(typicalBody)
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			decodeContract(body, new(ContractRequest))
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			server.Decode(body, new(ContractRequest))
+		}
+	})
+}
