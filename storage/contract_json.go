@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"contracts/signflow"
 )
@@ -36,7 +35,7 @@ func encodeContract(c *signflow.Contract) ([]byte, error) {
 
 func appendContractRecord(b []byte, c *signflow.Contract, bad *bool) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, c.ID)
+	b = signflow.AppendJSONString(b, c.ID)
 	b = strconv.AppendUint(append(b, `,"seq":`...), c.Seq, 10)
 	b = appendField(b, "number", c.Number)
 	b = appendField(b, "status", c.Status)
@@ -97,7 +96,7 @@ func appendContractRecord(b []byte, c *signflow.Contract, bad *bool) []byte {
 			}
 			x := &c.Witnesses[i]
 			b = append(b, `{"id":`...)
-			b = appendString(b, x.ID)
+			b = signflow.AppendJSONString(b, x.ID)
 			b = appendField(b, "in", x.IN)
 			b = appendField(b, "type", x.Type)
 			b = appendOmitField(b, "firstName", x.FirstName)
@@ -125,7 +124,7 @@ func appendValues(b []byte, vs []signflow.Value, bad *bool) []byte {
 		}
 		v := &vs[i]
 		b = append(b, `{"id":`...)
-		b = appendString(b, v.ID)
+		b = signflow.AppendJSONString(b, v.ID)
 		b = strconv.AppendInt(append(b, `,"position":`...), int64(v.Position), 10)
 		b = appendField(b, "value", v.Value)
 		b = appendField(b, "templateId", v.TemplateID)
@@ -169,12 +168,15 @@ func appendProducts(b []byte, ps []signflow.Product, bad *bool) []byte {
 		}
 		p := &ps[i]
 		b = append(b, `{"id":`...)
-		b = appendString(b, p.ID)
+		b = signflow.AppendJSONString(b, p.ID)
 		b = appendField(b, "name", p.Name)
 		b = appendField(b, "unit", p.Unit)
 		b = strconv.AppendInt(append(b, `,"price":`...), p.Price, 10)
 		b = append(b, `,"quantity":`...)
-		b = appendFloat(b, p.Quantity, bad)
+		if math.IsInf(p.Quantity, 0) || math.IsNaN(p.Quantity) {
+			*bad = true
+		}
+		b = signflow.AppendJSONFloat(b, p.Quantity)
 		b = strconv.AppendInt(append(b, `,"amount":`...), p.Amount, 10)
 		b = appendOptTime(b, "deliveryAt", p.DeliveryAt, bad)
 		if len(p.Values) > 0 {
@@ -189,7 +191,7 @@ func appendProducts(b []byte, ps []signflow.Product, bad *bool) []byte {
 
 func appendClient(b []byte, c *signflow.Client, bad *bool) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, c.ID)
+	b = signflow.AppendJSONString(b, c.ID)
 	b = appendField(b, "in", c.IN)
 	b = appendField(b, "type", c.Type)
 	b = appendOmitField(b, "firstName", c.FirstName)
@@ -224,7 +226,7 @@ func appendStrings(b []byte, list []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = signflow.AppendJSONString(b, s)
 	}
 	b = append(b, ']')
 	return b
@@ -233,7 +235,7 @@ func appendStrings(b []byte, list []string) []byte {
 // appendField writes ,"key":"value".
 func appendField(b []byte, key, value string) []byte {
 	b = append(append(append(b, `,"`...), key...), `":`...)
-	b = appendString(b, value)
+	b = signflow.AppendJSONString(b, value)
 	return b
 }
 
@@ -270,24 +272,6 @@ func appendTime(b []byte, t time.Time, bad *bool) []byte {
 	return b
 }
 
-// appendFloat writes f as encoding/json does (the ES6 number form).
-func appendFloat(b []byte, f float64, bad *bool) []byte {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		*bad = true
-		return b
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-		b[n-2] = b[n-1]
-		b = b[:n-1]
-	}
-	return b
-}
-
 // appendMarshal writes a free-form value through encoding/json.
 func appendMarshal(b []byte, v any, bad *bool) []byte {
 	data, err := json.Marshal(v)
@@ -296,57 +280,4 @@ func appendMarshal(b []byte, v any, bad *bool) []byte {
 		return b
 	}
 	return append(b, data...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as json.Marshal does: HTML's <, > and & escaped, invalid
-// UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(append(b, s[start:]...), '"')
-	return b
 }
