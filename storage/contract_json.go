@@ -9,7 +9,7 @@ import (
 	"contracts/signflow"
 )
 
-// A contract is encoded in every write that creates or changes one, inside
+// A contract (and its audit event) is encoded in every write that creates or changes one, inside
 // the batched write transaction, which runs its functions one after
 // another: encoding/json's reflection there was the largest part of a
 // create's serial time. encodeContract writes by hand the very bytes
@@ -26,6 +26,29 @@ func encodeContract(c *signflow.Contract) ([]byte, error) {
 		return json.Marshal(c)
 	}
 	return b, nil
+}
+
+// encodeAudit returns json.Marshal(e): every change writes one.
+func encodeAudit(e *signflow.AuditEvent) ([]byte, error) {
+	var bad bool
+	b := signflow.AppendJSONString(append(make([]byte, 0, 512), `{"id":`...), e.ID)
+	b = appendField(b, "contractId", e.ContractID)
+	b = appendField(b, "type", e.Type)
+	b = appendField(b, "actorIn", e.ActorIN)
+	b = appendTimeField(b, "at", e.At, &bad)
+	b = appendOmitField(b, "ip", e.IP)
+	b = appendOmitField(b, "userAgent", e.UserAgent)
+	b = appendOmitField(b, "method", e.Method)
+	b = appendField(b, "hash", e.Hash)
+	b = appendOmitField(b, "sessionId", e.SessionID)
+	b = appendOmitField(b, "detail", e.Detail)
+	if e.Version != 0 {
+		b = strconv.AppendInt(append(b, `,"version":`...), e.Version, 10)
+	}
+	if bad {
+		return json.Marshal(e)
+	}
+	return append(b, '}'), nil
 }
 
 // The append functions below write JSON as json.Marshal does; *bad is set

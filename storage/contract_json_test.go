@@ -41,6 +41,20 @@ func TestEncodeContractMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestEncodeAuditMatchesEncodingJSON is the same for the audit event.
+func TestEncodeAuditMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := range 5000 {
+		e := new(signflow.AuditEvent)
+		fill(r, reflect.ValueOf(e).Elem(), 0)
+		want, wantErr := json.Marshal(e)
+		got, err := encodeAudit(e)
+		if (err != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
+			t.Fatalf("event %d: %s, %v\nwant %s, %v", i, got, err, want, wantErr)
+		}
+	}
+}
+
 // TestEncodeContractOfACreate is the common case, a contract as a create
 // stores it, written by hand without falling back.
 func TestEncodeContractOfACreate(t *testing.T) {
