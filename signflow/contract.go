@@ -223,16 +223,10 @@ func documentTerms(c *Contract) []byte {
 		}
 		b = AppendJSONFloat(append(b, `,"Q":`...), p.Quantity)
 		b = AppendJSONString(append(b, `,"D":`...), timeText(p.DeliveryAt))
-		b = append(b, `,"V":`...)
-		if p.Values == nil {
-			b = append(b, "null"...)
-		} else {
-			// encoding/json sorts map keys, so the form is canonical.
-			v, err := json.Marshal(p.Values)
-			if err != nil {
-				return nil
-			}
-			b = append(b, v...)
+		// Map keys are sorted, so the form is canonical.
+		var err error
+		if b, err = AppendJSONValues(append(b, `,"V":`...), p.Values); err != nil {
+			return nil
 		}
 		b = append(b, '}')
 	}

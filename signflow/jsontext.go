@@ -1,7 +1,9 @@
 package signflow
 
 import (
+	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -77,4 +79,38 @@ func AppendJSONFloat(b []byte, f float64) []byte {
 		b = b[:n-1]
 	}
 	return b
+}
+
+// AppendJSONValues appends m (a product's free-form values) as json.Marshal
+// writes it: keys sorted, strings and booleans written here, anything else
+// through json.Marshal, whose error it returns.
+func AppendJSONValues(b []byte, m map[string]any) ([]byte, error) {
+	if m == nil {
+		return append(b, "null"...), nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(AppendJSONString(b, k), ':')
+		switch v := m[k].(type) {
+		case string:
+			b = AppendJSONString(b, v)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		default:
+			data, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, data...)
+		}
+	}
+	return append(b, '}'), nil
 }

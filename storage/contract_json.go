@@ -203,8 +203,10 @@ func appendProducts(b []byte, ps []signflow.Product, bad *bool) []byte {
 		b = strconv.AppendInt(append(b, `,"amount":`...), p.Amount, 10)
 		b = appendOptTime(b, "deliveryAt", p.DeliveryAt, bad)
 		if len(p.Values) > 0 {
-			b = append(b, `,"values":`...)
-			b = appendMarshal(b, p.Values, bad)
+			var err error
+			if b, err = signflow.AppendJSONValues(append(b, `,"values":`...), p.Values); err != nil {
+				*bad = true
+			}
 		}
 		b = append(b, '}')
 	}

@@ -134,13 +134,17 @@ func fill(r *rand.Rand, v reflect.Value, depth int) {
 		v.Set(m)
 	case reflect.Interface:
 		var x any
-		switch r.IntN(4) {
+		switch r.IntN(6) {
 		case 0:
 			x = texts[r.IntN(len(texts))]
 		case 1:
 			x = randomFloat(r)
 		case 2:
 			x = []any{"x", 2.5}
+		case 3:
+			x = r.IntN(2) == 0
+		case 4:
+			x = json.Number([]string{"12", "-0.5", "", "x"}[r.IntN(4)])
 		}
 		if x != nil {
 			v.Set(reflect.ValueOf(x))

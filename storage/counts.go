@@ -28,28 +28,34 @@ import (
 var bucketContractCounts = []byte("contract_counts")
 
 func countKeys(in, status, template string) (all, byStatus, byTemplate, both []byte) {
-	p := join([]byte(in), nil)
-	cat := func(parts ...string) []byte {
-		b := append([]byte{}, p...)
+	// One array holds the four keys.
+	n := len(in) + 1
+	buf := make([]byte, 0, 4*n+3+2*len(status)+2*len(template)+1)
+	key := func(parts ...string) []byte {
+		start := len(buf)
+		buf = append(append(buf, in...), 0)
 		for _, s := range parts {
-			b = append(b, s...)
+			buf = append(buf, s...)
 		}
-		return b
+		return buf[start:len(buf):len(buf)]
 	}
-	return cat("a"), cat("s", status), cat("t", template), cat("x", template, "\x00", status)
+	return key("a"), key("s", status), key("t", template), key("x", template, "\x00", status)
 }
 
 // addCount adds delta to the counts of one party's contract entry; the
 // totals (all, by template) change only when an entry comes or goes.
 func addCount(b *bolt.Bucket, in, status, template string, delta int64, withTotals bool) error {
 	all, byStatus, byTemplate, both := countKeys(in, status, template)
-	keys := [][]byte{byStatus, both}
+	keys := [4][]byte{byStatus, both, all, byTemplate}
+	n := 2
 	if withTotals {
-		keys = append(keys, all, byTemplate)
+		n = 4
 	}
-	for _, k := range keys {
-		n := int64(readCount(b.Get(k))) + delta
-		if err := b.Put(k, seq8(uint64(max(n, 0)))); err != nil {
+	values := make([]byte, 8*n) // bbolt keeps the values until the commit
+	for i, k := range keys[:n] {
+		v := values[8*i : 8*i+8 : 8*i+8]
+		binary.BigEndian.PutUint64(v, uint64(max(int64(readCount(b.Get(k)))+delta, 0)))
+		if err := b.Put(k, v); err != nil {
 			return err
 		}
 	}

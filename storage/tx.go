@@ -39,6 +39,9 @@ func (t *tx) bucket(name []byte) *bolt.Bucket {
 	if b != nil && t.b.Writable() && appendOrdered(name) {
 		b.FillPercent = appendFill
 	}
+	if t.open == nil {
+		t.open = make([]openBucket, 0, 16) // a create opens a dozen
+	}
 	t.open = append(t.open, openBucket{&name[0], b})
 	return b
 }
