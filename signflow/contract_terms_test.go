@@ -95,3 +95,26 @@ func TestDocumentTermsAreThePlainForm(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDocumentTerms is the terms of a typical contract, by hand and
+// (plain) by encoding/json.
+func BenchmarkDocumentTerms(b *testing.B) {
+	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	c := &Contract{ID: "019ac2f0-8a4e-7b1c-9d3e-0123456789ab", Number: "2026-000007", TemplateID: "019ac2f0-8a4e-7b1c-9d3e-0123456789ac",
+		BuyerIN: "123456789", SellerIN: "987654321", CreatorIN: "987654321", Currency: "UZS", DeliveryAt: &at, Price: 150025, InitialPayment: 10000,
+		Values:   []Value{{TemplateFieldID: "f1", KeyName: "deliveryAddress", Value: "Toshkent, Chilonzor 7, 12"}, {TemplateFieldID: "f2", KeyName: "warrantyMonths", Value: "12"}},
+		Payments: []Payment{{Amount: 70000, PaymentDate: at}, {Amount: 70025, PaymentDate: at}},
+		Products: []Product{{Name: "Televizor Samsung 55", Quantity: 1, Price: 150025, Amount: 150025, Values: map[string]any{"color": "black"}}}}
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			documentTerms(c)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			plainTerms(c)
+		}
+	})
+}
