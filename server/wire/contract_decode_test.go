@@ -225,3 +225,24 @@ func BenchmarkDecodeContract(b *testing.B) {
 		}
 	})
 }
+
+// TestInputNamesTheItem: an item's field is named with its index, though
+// the name is made only when the value is refused.
+func TestInputNamesTheItem(t *testing.T) {
+	ok := PaymentItem{Amount: "5", PaymentDate: "2027-01-01"}
+	good := ProductItem{Name: "p", Price: "1", Amount: "1", DeliveryAt: "2027-01-01"}
+	for want, r := range map[string]ContractRequest{
+		"payments[1].amount":      {Payments: []PaymentItem{ok, {Amount: "1.234", PaymentDate: "2027-01-01"}}},
+		"payments[1].paymentDate": {Payments: []PaymentItem{ok, {Amount: "5", PaymentDate: "soon"}}},
+		"products[1].price":       {Products: []ProductItem{good, {Price: "1e400"}}},
+		"products[1].amount":      {Products: []ProductItem{good, {Amount: "0.001"}}},
+		"products[1].deliveryAt":  {Products: []ProductItem{good, {DeliveryAt: "later"}}},
+	} {
+		if _, err := r.Input(Major); err == nil || !strings.Contains(err.Error(), "message="+want+":") {
+			t.Errorf("%s: got %v", want, err)
+		}
+	}
+	if _, err := (&ContractRequest{Payments: []PaymentItem{ok}, Products: []ProductItem{good}}).Input(Major); err != nil {
+		t.Fatal(err)
+	}
+}
