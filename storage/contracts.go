@@ -25,7 +25,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.bucket(bucketContractNumbers).Put([]byte(c.Number), []byte(c.ID)); err != nil {
 		return err
 	}
-	party, pair := t.bucket(bucketContractParty), t.bucket(bucketContractPair)
+	party, pair := t.reader(bucketContractParty), t.bucket(bucketContractPair)
 	for _, in := range []string{c.BuyerIN, c.SellerIN} {
 		other := c.Counterparty(in)
 		sum := summary(c, other)

@@ -44,7 +44,7 @@ func countKeys(in, status, template string) (all, byStatus, byTemplate, both []b
 
 // addCount adds delta to the counts of one party's contract entry; the
 // totals (all, by template) change only when an entry comes or goes.
-func addCount(b *bolt.Bucket, in, status, template string, delta int64, withTotals bool) error {
+func addCount(b *cursorBucket, in, status, template string, delta int64, withTotals bool) error {
 	all, byStatus, byTemplate, both := countKeys(in, status, template)
 	keys := [4][]byte{byStatus, both, all, byTemplate}
 	n := 2
@@ -75,7 +75,7 @@ func pairCountKey(in, other, template, status string) []byte {
 }
 
 // addPairCount adds delta to a party's count with one counterparty.
-func addPairCount(b *bolt.Bucket, in, other, status, template string, delta int64) error {
+func addPairCount(b *cursorBucket, in, other, status, template string, delta int64) error {
 	k := pairCountKey(in, other, template, status)
 	if n := int64(readCount(b.Get(k))) + delta; n > 0 {
 		return b.Put(k, seq8(uint64(n)))
@@ -86,7 +86,7 @@ func addPairCount(b *bolt.Bucket, in, other, status, template string, delta int6
 // recount moves a party's counts from the summary it had (nil when new)
 // to the contract's present one.
 func (t *tx) recount(in string, old []byte, c *signflow.Contract) error {
-	b := t.bucket(bucketContractCounts)
+	b := t.reader(bucketContractCounts)
 	other := c.Counterparty(in)
 	if old == nil {
 		if err := addPairCount(b, in, other, c.Status, c.TemplateID, 1); err != nil {
@@ -167,6 +167,7 @@ func createContractCounts(btx *bolt.Tx) error {
 	if party == nil {
 		return nil
 	}
+	counts := &cursorBucket{Bucket: b}
 	return party.ForEach(func(k, v []byte) error {
 		i := bytes.IndexByte(k, 0)
 		if i < 0 {
@@ -174,7 +175,7 @@ func createContractCounts(btx *bolt.Tx) error {
 		}
 		status, rest := cut(v)
 		template, _ := cut(rest)
-		return addCount(b, string(k[:i]), string(status), string(template), 1, true)
+		return addCount(counts, string(k[:i]), string(status), string(template), 1, true)
 	})
 }
 
