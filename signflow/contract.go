@@ -1,9 +1,13 @@
 package signflow
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -152,44 +156,89 @@ func (c *Contract) setPartyStatus(in, status string) {
 }
 
 // documentTerms is the canonical form of the contract's terms that
-// DocumentHash hashes.
+// DocumentHash hashes: the JSON of a fixed structure, which
+// contract_terms_test.go keeps (plainTerms) and holds this writing to.
 func documentTerms(c *Contract) []byte {
-	type value struct{ F, K, V string }
-	type product struct {
-		N, U string
-		P, A int64
-		Q    float64
-		D    string
-		V    map[string]any
+	b := make([]byte, 0, 1024)
+	b = AppendJSONString(append(b, `{"ID":`...), c.ID)
+	b = AppendJSONString(append(b, `,"Number":`...), c.Number)
+	b = AppendJSONString(append(b, `,"Template":`...), c.TemplateID)
+	b = AppendJSONString(append(b, `,"Purpose":`...), c.Purpose)
+	b = AppendJSONString(append(b, `,"Buyer":`...), c.BuyerIN)
+	b = AppendJSONString(append(b, `,"Seller":`...), c.SellerIN)
+	b = AppendJSONString(append(b, `,"Creator":`...), c.CreatorIN)
+	b = AppendJSONString(append(b, `,"Currency":`...), c.Currency)
+	b = AppendJSONString(append(b, `,"Delivery":`...), timeText(c.DeliveryAt))
+	b = strconv.AppendInt(append(b, `,"Price":`...), c.Price, 10)
+	b = strconv.AppendInt(append(b, `,"Initial":`...), c.InitialPayment, 10)
+	b = append(b, `,"Values":`...)
+	if len(c.Values) == 0 {
+		b = append(b, "null"...)
 	}
-	terms := struct {
-		ID, Number, Template, Purpose, Buyer, Seller, Creator, Currency, Delivery string
-		Price, Initial                                                            int64
-		Values                                                                    []value
-		Payments                                                                  [][2]any
-		Witnesses                                                                 []string
-		Products                                                                  []product
-		// TemplateVersion is left out at 0 and 1, so that the hash of a
-		// contract made before versions stays what it was.
-		TemplateVersion int `json:",omitempty"`
-	}{ID: c.ID, Number: c.Number, Template: c.TemplateID, Purpose: c.Purpose, Buyer: c.BuyerIN, Seller: c.SellerIN,
-		Creator: c.CreatorIN, Currency: c.Currency, Delivery: timeText(c.DeliveryAt), Price: c.Price, Initial: c.InitialPayment,
-		Witnesses: c.WitnessIDs}
+	for i, v := range c.Values {
+		b = append(b, "[,"[min(i, 1)])
+		b = AppendJSONString(append(b, `{"F":`...), v.TemplateFieldID)
+		b = AppendJSONString(append(b, `,"K":`...), v.KeyName)
+		b = append(AppendJSONString(append(b, `,"V":`...), v.Value), '}')
+	}
+	if len(c.Values) > 0 {
+		b = append(b, ']')
+	}
+	b = append(b, `,"Payments":`...)
+	if len(c.Payments) == 0 {
+		b = append(b, "null"...)
+	}
+	for i, p := range c.Payments {
+		b = strconv.AppendInt(append(b, "[,"[min(i, 1)], '['), p.Amount, 10)
+		b = append(AppendJSONString(append(b, ','), UTC(p.PaymentDate).Format(time.RFC3339)), ']')
+	}
+	if len(c.Payments) > 0 {
+		b = append(b, ']')
+	}
+	b = append(b, `,"Witnesses":`...)
+	if c.WitnessIDs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, w := range c.WitnessIDs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONString(b, w)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"Products":`...)
+	if len(c.Products) == 0 {
+		b = append(b, "null"...)
+	}
+	for i, p := range c.Products {
+		b = append(b, "[,"[min(i, 1)])
+		b = AppendJSONString(append(b, `{"N":`...), p.Name)
+		b = AppendJSONString(append(b, `,"U":`...), p.Unit)
+		b = strconv.AppendInt(append(b, `,"P":`...), p.Price, 10)
+		b = strconv.AppendInt(append(b, `,"A":`...), p.Amount, 10)
+		if math.IsNaN(p.Quantity) || math.IsInf(p.Quantity, 0) {
+			return nil // json.Marshal's failure, as the plain form had it
+		}
+		b = AppendJSONFloat(append(b, `,"Q":`...), p.Quantity)
+		b = AppendJSONString(append(b, `,"D":`...), timeText(p.DeliveryAt))
+		// Map keys are sorted, so the form is canonical.
+		var err error
+		if b, err = AppendJSONValues(append(b, `,"V":`...), p.Values); err != nil {
+			return nil
+		}
+		b = append(b, '}')
+	}
+	if len(c.Products) > 0 {
+		b = append(b, ']')
+	}
+	// TemplateVersion is left out at 0 and 1, so that the hash of a
+	// contract made before versions stays what it was.
 	if c.TemplateVersion > 1 {
-		terms.TemplateVersion = c.TemplateVersion
+		b = strconv.AppendInt(append(b, `,"TemplateVersion":`...), int64(c.TemplateVersion), 10)
 	}
-	for _, v := range c.Values {
-		terms.Values = append(terms.Values, value{v.TemplateFieldID, v.KeyName, v.Value})
-	}
-	for _, p := range c.Payments {
-		terms.Payments = append(terms.Payments, [2]any{p.Amount, UTC(p.PaymentDate).Format(time.RFC3339)})
-	}
-	for _, p := range c.Products {
-		terms.Products = append(terms.Products, product{p.Name, p.Unit, p.Price, p.Amount, p.Quantity, timeText(p.DeliveryAt), p.Values})
-	}
-	// encoding/json sorts map keys, so the form is canonical.
-	b, _ := json.Marshal(terms)
-	return b
+	return append(b, '}')
 }
 
 // DocumentHash is SHA-256 over a canonical form of the contract's terms:
@@ -197,6 +246,40 @@ func documentTerms(c *Contract) []byte {
 func DocumentHash(c *Contract) string {
 	sum := sha256.Sum256(documentTerms(c))
 	return hex.EncodeToString(sum[:])
+}
+
+// numberedTerms are a contract's terms, encoded before its number is
+// known, cut where the number goes: a create encodes them before its
+// batched write transaction, whose functions run one after another, and
+// only hashes them with the number inside it.
+type numberedTerms struct{ head, tail []byte }
+
+// termsBeforeNumber encodes c's terms with an empty number. head is nil
+// when the encoding does not start as expected.
+func termsBeforeNumber(c *Contract) numberedTerms {
+	number := c.Number
+	c.Number = ""
+	b := documentTerms(c)
+	c.Number = number
+	id, _ := json.Marshal(c.ID)
+	head := append(append([]byte(`{"ID":`), id...), `,"Number":"`...)
+	if !bytes.HasPrefix(b, head) || len(b) <= len(head) || b[len(head)] != '"' {
+		return numberedTerms{}
+	}
+	return numberedTerms{head: b[:len(head)], tail: b[len(head):]}
+}
+
+// hash is DocumentHash(c) for c with the terms t was made of and its
+// number: a number is digits and dashes, which JSON writes as they are.
+func (t numberedTerms) hash(c *Contract) string {
+	if t.head == nil || strings.ContainsFunc(c.Number, func(r rune) bool { return r != '-' && (r < '0' || r > '9') }) {
+		return DocumentHash(c)
+	}
+	h := sha256.New()
+	h.Write(t.head)
+	h.Write([]byte(c.Number))
+	h.Write(t.tail)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func timeText(t *time.Time) string {

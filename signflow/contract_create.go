@@ -95,6 +95,7 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 		return nil, err
 	}
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
+	terms := termsBeforeNumber(c)
 	var out *Contract
 	var texts []queuedText
 	err = s.store.Update(func(tx Tx) (err error) {
@@ -102,7 +103,7 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 			return err
 		}
 		c.Number = fmt.Sprintf("%d-%06d", c.CreatedAt.Year(), c.Seq)
-		c.Hash = DocumentHash(c)
+		c.Hash = terms.hash(c)
 		if err := putChange(tx, c); err != nil {
 			return err
 		}

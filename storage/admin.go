@@ -29,7 +29,7 @@ func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN+" "+
 // putEverywhere writes the contract's entry in contract_all and moves the
 // global counts from the entry it had.
 func (t *tx) putEverywhere(c *signflow.Contract) error {
-	all, stats := t.bucket(bucketContractAll), t.bucket(bucketContractStats)
+	all, stats := t.reader(bucketContractAll), t.reader(bucketContractStats)
 	key := seq8(c.Seq)
 	old := all.Get(key)
 	if old == nil {
@@ -49,7 +49,7 @@ func (t *tx) putEverywhere(c *signflow.Contract) error {
 	return all.Put(key, allSummary(c))
 }
 
-func addStat(b *bolt.Bucket, key string, delta int64) error {
+func addStat(b *cursorBucket, key string, delta int64) error {
 	n := int64(readCount(b.Get([]byte(key)))) + delta
 	return b.Put([]byte(key), seq8(uint64(max(n, 0))))
 }

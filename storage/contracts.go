@@ -25,7 +25,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.bucket(bucketContractNumbers).Put([]byte(c.Number), []byte(c.ID)); err != nil {
 		return err
 	}
-	party, pair := t.bucket(bucketContractParty), t.bucket(bucketContractPair)
+	party, pair := t.reader(bucketContractParty), t.bucket(bucketContractPair)
 	for _, in := range []string{c.BuyerIN, c.SellerIN} {
 		other := c.Counterparty(in)
 		sum := summary(c, other)
@@ -46,7 +46,11 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.putWitnesses(c); err != nil {
 		return err
 	}
-	return t.put(bucketContracts, []byte(c.ID), c)
+	data, err := encodeContract(c)
+	if err != nil {
+		return err
+	}
+	return t.putData(bucketContracts, []byte(c.ID), data)
 }
 
 func summary(c *signflow.Contract, other string) []byte {

@@ -28,28 +28,34 @@ import (
 var bucketContractCounts = []byte("contract_counts")
 
 func countKeys(in, status, template string) (all, byStatus, byTemplate, both []byte) {
-	p := join([]byte(in), nil)
-	cat := func(parts ...string) []byte {
-		b := append([]byte{}, p...)
+	// One array holds the four keys.
+	n := len(in) + 1
+	buf := make([]byte, 0, 4*n+3+2*len(status)+2*len(template)+1)
+	key := func(parts ...string) []byte {
+		start := len(buf)
+		buf = append(append(buf, in...), 0)
 		for _, s := range parts {
-			b = append(b, s...)
+			buf = append(buf, s...)
 		}
-		return b
+		return buf[start:len(buf):len(buf)]
 	}
-	return cat("a"), cat("s", status), cat("t", template), cat("x", template, "\x00", status)
+	return key("a"), key("s", status), key("t", template), key("x", template, "\x00", status)
 }
 
 // addCount adds delta to the counts of one party's contract entry; the
 // totals (all, by template) change only when an entry comes or goes.
-func addCount(b *bolt.Bucket, in, status, template string, delta int64, withTotals bool) error {
+func addCount(b *cursorBucket, in, status, template string, delta int64, withTotals bool) error {
 	all, byStatus, byTemplate, both := countKeys(in, status, template)
-	keys := [][]byte{byStatus, both}
+	keys := [4][]byte{byStatus, both, all, byTemplate}
+	n := 2
 	if withTotals {
-		keys = append(keys, all, byTemplate)
+		n = 4
 	}
-	for _, k := range keys {
-		n := int64(readCount(b.Get(k))) + delta
-		if err := b.Put(k, seq8(uint64(max(n, 0)))); err != nil {
+	values := make([]byte, 8*n) // bbolt keeps the values until the commit
+	for i, k := range keys[:n] {
+		v := values[8*i : 8*i+8 : 8*i+8]
+		binary.BigEndian.PutUint64(v, uint64(max(int64(readCount(b.Get(k)))+delta, 0)))
+		if err := b.Put(k, v); err != nil {
 			return err
 		}
 	}
@@ -69,7 +75,7 @@ func pairCountKey(in, other, template, status string) []byte {
 }
 
 // addPairCount adds delta to a party's count with one counterparty.
-func addPairCount(b *bolt.Bucket, in, other, status, template string, delta int64) error {
+func addPairCount(b *cursorBucket, in, other, status, template string, delta int64) error {
 	k := pairCountKey(in, other, template, status)
 	if n := int64(readCount(b.Get(k))) + delta; n > 0 {
 		return b.Put(k, seq8(uint64(n)))
@@ -80,7 +86,7 @@ func addPairCount(b *bolt.Bucket, in, other, status, template string, delta int6
 // recount moves a party's counts from the summary it had (nil when new)
 // to the contract's present one.
 func (t *tx) recount(in string, old []byte, c *signflow.Contract) error {
-	b := t.bucket(bucketContractCounts)
+	b := t.reader(bucketContractCounts)
 	other := c.Counterparty(in)
 	if old == nil {
 		if err := addPairCount(b, in, other, c.Status, c.TemplateID, 1); err != nil {
@@ -161,6 +167,7 @@ func createContractCounts(btx *bolt.Tx) error {
 	if party == nil {
 		return nil
 	}
+	counts := &cursorBucket{Bucket: b}
 	return party.ForEach(func(k, v []byte) error {
 		i := bytes.IndexByte(k, 0)
 		if i < 0 {
@@ -168,7 +175,7 @@ func createContractCounts(btx *bolt.Tx) error {
 		}
 		status, rest := cut(v)
 		template, _ := cut(rest)
-		return addCount(b, string(k[:i]), string(status), string(template), 1, true)
+		return addCount(counts, string(k[:i]), string(status), string(template), 1, true)
 	})
 }
 

@@ -63,7 +63,11 @@ func (t *tx) AddAudit(e *signflow.AuditEvent) error {
 	if err != nil {
 		return err
 	}
-	return t.put(bucketAudit, join([]byte(e.ContractID), seq8(seq)), e)
+	data, err := encodeAudit(e)
+	if err != nil {
+		return err
+	}
+	return t.putData(bucketAudit, join([]byte(e.ContractID), seq8(seq)), data)
 }
 
 func (t *tx) AuditEvents(contractID string) ([]*signflow.AuditEvent, error) {

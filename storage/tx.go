@@ -23,24 +23,63 @@ type tx struct {
 type openBucket struct {
 	name *byte
 	b    *bolt.Bucket
+	r    *cursorBucket
+}
+
+// cursorBucket is a bucket whose reads go through one cursor kept for the
+// transaction: bbolt's Get makes a cursor, and grows its stack, for every
+// read, and a create reads a score of keys (counts, index entries).
+type cursorBucket struct {
+	*bolt.Bucket
+	cur *bolt.Cursor
+}
+
+// Get is bolt.Bucket's Get: the value at key, nil when there is none or
+// key names a nested bucket. A Seek starts from the root, so the cursor
+// stays right across writes.
+func (b *cursorBucket) Get(key []byte) []byte {
+	if b.cur == nil {
+		b.cur = b.Bucket.Cursor()
+	}
+	k, v := b.cur.Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
 }
 
 // bucket returns the named top-level bucket. Handles are kept for the
 // transaction: finding one seeks the root each time, and a request reads
 // the same few buckets many times. Names are the package's variables, so
 // their first byte's address identifies them.
-func (t *tx) bucket(name []byte) *bolt.Bucket {
-	for _, o := range t.open {
-		if o.name == &name[0] {
-			return o.b
+func (t *tx) bucket(name []byte) *bolt.Bucket { return t.handle(name).b }
+
+// reader returns the named top-level bucket, read through a kept cursor.
+func (t *tx) reader(name []byte) *cursorBucket {
+	o := t.handle(name)
+	if o.r == nil {
+		o.r = &cursorBucket{Bucket: o.b}
+	}
+	return o.r
+}
+
+// handle is the transaction's entry of the named bucket, valid until the
+// next bucket is opened.
+func (t *tx) handle(name []byte) *openBucket {
+	for i := range t.open {
+		if t.open[i].name == &name[0] {
+			return &t.open[i]
 		}
 	}
 	b := t.b.Bucket(name)
 	if b != nil && t.b.Writable() && appendOrdered(name) {
 		b.FillPercent = appendFill
 	}
-	t.open = append(t.open, openBucket{&name[0], b})
-	return b
+	if t.open == nil {
+		t.open = make([]openBucket, 0, 16) // a create opens a dozen
+	}
+	t.open = append(t.open, openBucket{name: &name[0], b: b})
+	return &t.open[len(t.open)-1]
 }
 
 // appendFill is how full a write leaves the pages it splits in the buckets
@@ -72,7 +111,7 @@ func (t *tx) get(bucket, key []byte, v any, what string) error {
 			return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
 		}
 	}
-	data := t.bucket(bucket).Get(key)
+	data := t.reader(bucket).Get(key)
 	if data == nil {
 		if snap != 0 {
 			t.db.cache.missing(bucket, key, snap)
@@ -90,6 +129,11 @@ func (t *tx) put(bucket, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
+	return t.putData(bucket, key, data)
+}
+
+// putData is put for a record already encoded.
+func (t *tx) putData(bucket, key, data []byte) error {
 	if t.db != nil && cacheMode[string(bucket)] == cacheStable {
 		t.db.stable.add(uint64(t.b.ID()))
 	}

@@ -89,3 +89,13 @@ func BenchmarkContractJSON(b *testing.B) {
 		}
 	})
 }
+
+// TestCreatedAnswerIsServerJSON holds the create's answer, written by hand,
+// to what server.JSON writes for createdContract.
+func TestCreatedAnswerIsServerJSON(t *testing.T) {
+	for _, id := range []string{signflow.NewID(), "", `<a href="x">&</a>`, "\u2028\x01\xff", "Ўзбек"} {
+		if got, want := appendCreated(nil, id), encodingJSON(t, createdContract{ID: id}); !bytes.Equal(got, want) {
+			t.Errorf("%q: %s, server.JSON %s", id, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"contracts/server/pdf"
 	"contracts/signflow"
@@ -84,10 +85,10 @@ func (r *ContractRequest) Input(u Unit) (*signflow.ContractInput, error) {
 	}
 	for i, p := range r.Payments {
 		var pay signflow.Payment
-		if pay.Amount, err = p.Amount.In(u, fmt.Sprintf("payments[%d].amount", i)); err != nil {
+		if pay.Amount, err = amountOf(p.Amount, u, "payments[%d].amount", i); err != nil {
 			return nil, err
 		}
-		at, err := ParseDateTime(p.PaymentDate, fmt.Sprintf("payments[%d].paymentDate", i))
+		at, err := dateOf(p.PaymentDate, "payments[%d].paymentDate", i)
 		if err != nil {
 			return nil, err
 		}
@@ -98,18 +99,37 @@ func (r *ContractRequest) Input(u Unit) (*signflow.ContractInput, error) {
 	}
 	for i, p := range r.Products {
 		prod := signflow.Product{Name: p.Name, Unit: p.Unit, Quantity: p.Quantity, Values: p.Values}
-		if prod.Price, err = p.Price.In(u, fmt.Sprintf("products[%d].price", i)); err != nil {
+		if prod.Price, err = amountOf(p.Price, u, "products[%d].price", i); err != nil {
 			return nil, err
 		}
-		if prod.Amount, err = p.Amount.In(u, fmt.Sprintf("products[%d].amount", i)); err != nil {
+		if prod.Amount, err = amountOf(p.Amount, u, "products[%d].amount", i); err != nil {
 			return nil, err
 		}
-		if prod.DeliveryAt, err = ParseDateTime(p.DeliveryAt, fmt.Sprintf("products[%d].deliveryAt", i)); err != nil {
+		if prod.DeliveryAt, err = dateOf(p.DeliveryAt, "products[%d].deliveryAt", i); err != nil {
 			return nil, err
 		}
 		in.Products = append(in.Products, prod)
 	}
 	return in, nil
+}
+
+// amountOf is a.In(u) for the field of item i that format names; the name
+// is made only for an error (a create has several items, few errors).
+func amountOf(a Amount, u Unit, format string, i int) (int64, error) {
+	v, err := a.In(u, "")
+	if err != nil {
+		_, err = a.In(u, fmt.Sprintf(format, i))
+	}
+	return v, err
+}
+
+// dateOf is ParseDateTime for the field of item i that format names.
+func dateOf(s, format string, i int) (*time.Time, error) {
+	t, err := ParseDateTime(s, "")
+	if err != nil {
+		_, err = ParseDateTime(s, fmt.Sprintf(format, i))
+	}
+	return t, err
 }
 
 // ContractPDF answers GET /v1/contracts/{id}/pdf?lang=uz|ru|en (default uz):
