@@ -31,26 +31,26 @@ func encodeDelivery(d *signflow.Delivery) []byte {
 	}
 	b := append(make([]byte, 0, n), deliveryRowV1)
 	for _, s := range [...]string{d.ID, d.Event, d.ContractID, d.Target, d.TargetName, d.URL, d.Status} {
-		b = appendString(b, s)
+		b = appendSized(b, s)
 	}
 	b = binary.AppendUvarint(b, d.Seq)
 	b = binary.AppendUvarint(b, uint64(d.RoundStart))
-	b = appendTime(appendTime(b, d.NextAt), d.CreatedAt)
+	b = appendUnixTime(appendUnixTime(b, d.NextAt), d.CreatedAt)
 	b = binary.AppendUvarint(b, uint64(len(d.Attempts)))
 	for _, a := range d.Attempts {
-		b = appendTime(b, a.At)
+		b = appendUnixTime(b, a.At)
 		b = binary.AppendVarint(b, int64(a.StatusCode))
 		b = binary.AppendVarint(b, a.DurationMs)
-		b = appendString(b, a.Error)
+		b = appendSized(b, a.Error)
 	}
 	return b
 }
 
-func appendString(b []byte, s string) []byte {
+func appendSized(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-func appendTime(b []byte, t time.Time) []byte {
+func appendUnixTime(b []byte, t time.Time) []byte {
 	return binary.AppendUvarint(binary.AppendVarint(b, t.Unix()), uint64(t.Nanosecond()))
 }
 
