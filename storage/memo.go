@@ -16,9 +16,9 @@ import (
 // the record cache), and it is given to a later reader only while the
 // contract has the same bytes and no write of a stable bucket committed
 // between the two snapshots. The bytes are kept as their SHA-256: a copy
-// of every contract read weighed half as much again as the answers, and
-// the live heap it added made the collector run half as often again
-// under the memory limit while creates allocate.
+// of them weighed three quarters of the answer, a quarter of the live heap
+// of a store whose contracts are all read, and under the memory limit the
+// collector runs the more often the less room the live heap leaves.
 
 type memo struct {
 	name string
