@@ -216,6 +216,17 @@ func (rc *recordCache) put(bucket, key string, r cachedRecord) {
 	}
 }
 
+// forget drops the record at key, if kept.
+func (rc *recordCache) forget(bucket, key string) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if old, ok := rc.items[bucket][key]; ok {
+		delete(rc.items[bucket], key)
+		rc.size -= old.size(key)
+		rc.n--
+	}
+}
+
 // size is what the record counts against the budget: its bytes, or its
 // key when it notes an absence.
 func (r cachedRecord) size(key string) int {

@@ -154,6 +154,12 @@ func (t *tx) KeepMemo(id, name string, v any, size int) {
 	seen := new(atomic.Uint64)
 	seen.Store(snap)
 	t.db.memos.keep(id, sha256.Sum256(data), memo{name: name, v: v, size: size, seen: seen})
+	// The memo's readers need no decoded contract: the one this reader
+	// left in the record cache would only weigh on the live heap and push
+	// the stable records out when the cache overflows.
+	if t.db.cache != nil {
+		t.db.cache.forget(string(bucketContracts), id)
+	}
 }
 
 // readSnapshot is the transaction id of a read-only transaction of a DB
