@@ -30,7 +30,7 @@ type memo struct {
 }
 
 // memoBytes bounds what the memos of all contracts count (memoCache.size):
-// about 5,000 typical contracts' answers.
+// about 8,000 typical contracts' answers (2.5 KB each, and memoOverhead).
 const memoBytes = 24 << 20
 
 // memoCache keeps the memos of contracts by contract id.
