@@ -49,6 +49,26 @@ const (
 // CreateContract checks the input against the caller and the template and
 // stores a CREATED contract with its CONTRACT_CREATED event.
 func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Contract, error) {
+	asked := *in
+	c, err := s.prepareContract(a, in)
+	if err != nil && a.creds != nil {
+		// Unconfirmed credentials (AuthenticateTokenFor) refuse nothing:
+		// authenticate in full and check again, before any write.
+		if a, err = s.Confirmed(a); err != nil {
+			return nil, err
+		}
+		*in = asked
+		c, err = s.prepareContract(a, in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.writeContract(a, in, c, actor)
+}
+
+// prepareContract checks the input and builds the contract, before the
+// write; it confirms a's cached credentials in its read (confirmCreds).
+func (s *Service) prepareContract(a *Access, in *ContractInput) (*Contract, error) {
 	if err := a.Require(ScopeContractsWrite); err != nil {
 		return nil, err
 	}
@@ -85,20 +105,27 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 		} else if err != nil {
 			return err
 		}
+		// After the template's read, whose round trip carries the
+		// credentials version on a shared store.
+		if err := confirmCreds(tx, a); err != nil {
+			return err
+		}
 		if c, err = buildContract(t, in, s.opt.Now()); err != nil {
 			return err
 		}
 		// The write keeps the witnesses' names as they are then (putChange).
 		return resolveWitnesses(tx, a.OwnerIN, c, in.WitnessIDs)
 	})
-	if err != nil {
-		return nil, err
-	}
+	return c, err
+}
+
+// writeContract numbers and stores c, built by prepareContract.
+func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor Actor) (*Contract, error) {
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
 	terms := termsBeforeNumber(c)
 	var out *Contract
 	var texts []queuedText
-	err = s.store.Update(func(tx Tx) (err error) {
+	err := s.store.Update(func(tx Tx) (err error) {
 		if c.Seq, err = tx.NextContractSeq(); err != nil {
 			return err
 		}

@@ -18,11 +18,16 @@ type createdContract struct {
 // createContract is POST /v1/contracts; every rule is signflow's.
 func (h *handler) createContract(c echo.Context) error {
 	var req wire.ContractRequest
-	if err := wire.BindContract(c, &req); err != nil {
-		return err
+	err := wire.BindContract(c, &req)
+	var in *signflow.ContractInput
+	if err == nil {
+		in, err = req.Input(wire.Major)
 	}
-	in, err := req.Input(wire.Major)
 	if err != nil {
+		// A refusal of the body is given to a confirmed caller only.
+		if _, aerr := h.svc.Confirmed(access(c)); aerr != nil {
+			return aerr
+		}
 		return err
 	}
 	out, err := h.svc.CreateContract(access(c), in, server.Actor(c))

@@ -73,8 +73,9 @@ func Register(e *echo.Echo, d Deps) {
 	idempotent := server.Idempotent(d.Service, func(c echo.Context) string { return "app:" + access(c).AppID })
 	for _, r := range h.routes() {
 		auth := h.authenticate
-		if r.method == http.MethodGet && r.path == contractPath {
-			// The read confirms the credentials in its own transaction.
+		if r.method == http.MethodGet && r.path == contractPath || r.method == http.MethodPost && r.path == createPath {
+			// The read, and the create's read of its template, confirm
+			// the credentials in their own transaction.
 			auth = h.authenticateFor(r.scope)
 		}
 		mw := []echo.MiddlewareFunc{auth, server.RequireScope(r.scope, access)}
@@ -85,8 +86,12 @@ func Register(e *echo.Echo, d Deps) {
 	}
 }
 
-// contractPath is the contract's read, the most polled route.
-const contractPath = "/v1/contracts/:id"
+// contractPath is the contract's read, the most polled route; createPath
+// its create.
+const (
+	contractPath = "/v1/contracts/:id"
+	createPath   = "/v1/contracts"
+)
 
 func (h *handler) routes() []route {
 	return []route{

@@ -76,8 +76,8 @@ func (t *tx) sawContract(id string, ver int64, status string) {
 }
 
 func (t *tx) NextContractSeq() (uint64, error) {
-	var n int64
-	if err := t.queryRow([]any{&n}, "SELECT nextval('contract_seq')"); err != nil {
+	n, err := t.nextSeq()
+	if err != nil {
 		return 0, err
 	}
 	// No other transaction holds this number: a contract that carries it
@@ -278,4 +278,32 @@ func less4(a, b pairKey) bool {
 		}
 	}
 	return false
+}
+
+// nextSeq takes the next number of the contract sequence. A shared
+// transaction takes one per writer in its first statement that needs
+// one, so that its creates do not pay a round trip each; the numbers a
+// writer does not use are gaps, as are those of a transaction rolled back.
+func (t *tx) nextSeq() (int64, error) {
+	if len(t.seqs) == 0 && t.seqsAhead > 1 {
+		rows, err := t.query("SELECT nextval('contract_seq') FROM generate_series(1, $1::int)", t.seqsAhead)
+		if err != nil {
+			return 0, err
+		}
+		seqs, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			t.fail(err)
+			return 0, err
+		}
+		slices.Sort(seqs)
+		t.seqs, t.seqsAhead = seqs, 0
+	}
+	if len(t.seqs) > 0 {
+		n := t.seqs[0]
+		t.seqs = t.seqs[1:]
+		return n, nil
+	}
+	var n int64
+	err := t.queryRow([]any{&n}, "SELECT nextval('contract_seq')")
+	return n, err
 }

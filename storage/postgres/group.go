@@ -97,9 +97,13 @@ func (s *Store) runGroup(calls []*groupCall) {
 		return
 	}
 	outcome := errAlone
-	if s.update(func(tx signflow.Tx) error {
+	if s.update(func(st signflow.Tx) error {
+		// One number per writer, taken at once (nextSeq).
+		if t, ok := st.(*tx); ok {
+			t.seqsAhead, t.shared = len(calls), true
+		}
 		for _, c := range calls {
-			if err := calmly(c.fn, tx); err != nil {
+			if err := calmly(c.fn, st); err != nil {
 				return err
 			}
 		}

@@ -2,13 +2,10 @@ package postgres
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"sync"
 
 	"contracts/signflow"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // tplCache keeps decoded templates, each with the version and the row
@@ -69,9 +66,11 @@ func clipSlices(v reflect.Value) {
 }
 
 // templateIfChanged reads a template's versions, and its data unless the
-// versions are $2 and $3.
-const templateIfChanged = `SELECT ver, xmin::text, CASE WHEN ver = $2 AND xmin::text = $3 THEN NULL ELSE data END
-	FROM templates WHERE id = $1`
+// versions are $2 and $3; with them the credentials version, with which a
+// create confirms its caller's cached app in the same round trip
+// (signflow's AuthenticateTokenFor). No row's versions are NULL.
+const templateIfChanged = `SELECT cv.n, t.ver, t.xmin::text, CASE WHEN t.ver = $2 AND t.xmin::text = $3 THEN NULL ELSE t.data END
+	FROM credentials_version cv LEFT JOIN templates t ON t.id = $1`
 
 func (t *tx) Template(id string) (*signflow.Template, error) {
 	v, key := new(signflow.Template), []any{id}
@@ -93,17 +92,22 @@ func (t *tx) Template(id string) (*signflow.Template, error) {
 		kept.ver = -1
 	}
 	var (
-		ver  int64
-		xmin string
-		data []byte
+		credVer int64
+		found   *int64
+		xmin    *string
+		data    []byte
 	)
-	err := t.queryRow([]any{&ver, &xmin, &data}, templateIfChanged, id, kept.ver, kept.xmin)
-	if errors.Is(err, pgx.ErrNoRows) {
-		t.saw(templates, key, 0)
-		return v, signflow.Errorf(signflow.ENOTFOUND, "Template not found.")
-	} else if err != nil {
+	if err := t.queryRow([]any{&credVer, &found, &xmin, &data}, templateIfChanged, id, kept.ver, kept.xmin); err != nil {
 		return v, err
 	}
+	if t.credVer < 0 {
+		t.credVer = credVer
+	}
+	if found == nil {
+		t.saw(templates, key, 0)
+		return v, signflow.Errorf(signflow.ENOTFOUND, "Template not found.")
+	}
+	ver := *found
 	t.saw(templates, key, ver)
 	if data == nil {
 		*v = kept.t
@@ -112,7 +116,7 @@ func (t *tx) Template(id string) (*signflow.Template, error) {
 	if err := json.Unmarshal(data, v); err != nil {
 		return v, err
 	}
-	t.tpls.put(id, ver, xmin, v)
+	t.tpls.put(id, ver, *xmin, v)
 	return v, nil
 }
 

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,10 +28,17 @@ type tx struct {
 	seen map[string]int64
 	// status holds the status of each contract read or written, for its counts.
 	status map[string]string
-	// newSeqs are the contract numbers this transaction took.
-	newSeqs map[uint64]bool
-	batch   pgx.Batch
-	checks  []func(pgconn.CommandTag) error
+	// newSeqs are the contract numbers this transaction took; seqsAhead
+	// how many a shared transaction takes at its first need (one per
+	// writer), and seqs those taken and not yet given.
+	newSeqs   map[uint64]bool
+	seqsAhead int
+	seqs      []int64
+	// shared says that writers share the transaction (group.go): a claim
+	// one read is kept for the others, in ahead.
+	shared bool
+	batch  pgx.Batch
+	checks []func(pgconn.CommandTag) error
 	// failed is the first error of a statement; the transaction cannot commit.
 	failed        error
 	addedDelivery bool
@@ -284,7 +292,23 @@ func (t *tx) read(tb *table, key []any, v any) error {
 		return err
 	}
 	t.saw(tb, key, ver)
+	t.keepClaim(tb, key, ver, data)
 	return json.Unmarshal(data, v)
+}
+
+// keepClaim keeps a claim read in a shared transaction for the next
+// writers' reads of it (the customer of each create), until the
+// transaction writes a claim (forgetAhead). Every writer of a group
+// waited for it to begin, so the row as first read is one each could
+// have read alone; a write of it is checked against its version as ever.
+func (t *tx) keepClaim(tb *table, key []any, ver int64, data []byte) {
+	if !t.shared || tb != claims {
+		return
+	}
+	if t.ahead == nil {
+		t.ahead = map[string]prefetched{}
+	}
+	t.ahead[tb.seenKey(key)] = prefetched{ver, bytes.Clone(data)}
 }
 
 // saw notes the version of a record read by a write transaction.
