@@ -45,6 +45,16 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 }
 
 func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
+	v, err := t.DeliveryState(id)
+	if err == nil {
+		t.withBody(v)
+	}
+	return v, err
+}
+
+// DeliveryState is Delivery without the body: a settle rewrites the row's
+// state, and the body, written once, is neither read nor written again.
+func (t *tx) DeliveryState(id string) (*signflow.Delivery, error) {
 	v := new(signflow.Delivery)
 	data := t.bucket(bucketDeliveries).Get([]byte(id))
 	if data == nil {
@@ -53,7 +63,6 @@ func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
 	if err := decodeDelivery(data, v); err != nil {
 		return v, err
 	}
-	t.withBody(v)
 	if t.b.Writable() {
 		// A write of the row follows, and needs the place the row had.
 		if t.stored == nil {
@@ -125,8 +134,12 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 		t.stored = map[string]storedDelivery{}
 	}
 	t.stored[d.ID] = storedDelivery{d.Status, d.Seq, d.NextAt, d.Target, d.ContractID}
-	if err := t.indexPending(d, pending); err != nil {
-		return err
+	// The indexes hold PENDING rows only, and old's entries went above: a
+	// row no longer PENDING has nothing left to take out.
+	if pending {
+		if err := t.indexPending(d, true); err != nil {
+			return err
+		}
 	}
 	// delivery_failed holds a row by its status; a write that keeps the
 	// status leaves it be. The PENDING are in delivery_lanes.

@@ -83,11 +83,11 @@ func (t *tx) indexPending(d *signflow.Delivery, pending bool) error {
 	due, lanes := t.bucket(bucketDeliveryDue), t.bucket(bucketDeliveryLanes)
 	prefix, key := lanePrefix(d), laneKey(d)
 	if !pending {
-		first, _ := lanes.Cursor().Seek(prefix)
-		if !bytes.Equal(first, key) {
+		c := lanes.Cursor()
+		if first, _ := c.Seek(prefix); !bytes.Equal(first, key) {
 			return lanes.Delete(key) // not the lane's first: not in delivery_due
 		}
-		if err := lanes.Delete(key); err != nil {
+		if err := c.Delete(); err != nil { // the cursor is on key: no second seek
 			return err
 		}
 		if err := due.Delete(dueKey(d)); err != nil {

@@ -42,7 +42,7 @@ func (p *Pool) save(batch []result) {
 	err := p.store.Update(func(tx signflow.Tx) error {
 		outcomes = outcomes[:0]
 		for _, r := range batch {
-			d, err := tx.Delivery(r.d.ID)
+			d, err := rowState(tx, r.d.ID)
 			if err != nil {
 				return err
 			}
@@ -64,4 +64,19 @@ func (p *Pool) save(batch []result) {
 				Msg("webhooks: delivery FAILED after its last retry")
 		}
 	}
+}
+
+// stateReader is a store's transaction that reads a row without its body
+// (bbolt's): a settle rewrites the row's state and never its body.
+type stateReader interface {
+	DeliveryState(id string) (*signflow.Delivery, error)
+}
+
+// rowState reads the row a settle rewrites, without its body where the
+// store can.
+func rowState(tx signflow.Tx, id string) (*signflow.Delivery, error) {
+	if s, ok := tx.(stateReader); ok {
+		return s.DeliveryState(id)
+	}
+	return tx.Delivery(id)
 }

@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"errors"
 	"net/http"
 	"testing"
 	"time"
@@ -83,5 +84,55 @@ func TestSignaturesAreTheHelpers(t *testing.T) {
 				t.Fatalf("%q at %d: %s, %s", body, at, v1, v2)
 			}
 		}
+	}
+}
+
+// countingBox opens sealed bytes by a table and counts the openings.
+type countingBox struct {
+	secrets map[string]string
+	opened  int
+}
+
+func (b *countingBox) Encrypt(plain []byte) ([]byte, error) { return nil, errors.New("not used") }
+
+func (b *countingBox) Decrypt(enc []byte) ([]byte, error) {
+	b.opened++
+	s, ok := b.secrets[string(enc)]
+	if !ok {
+		return nil, errors.New("cannot open")
+	}
+	return []byte(s), nil
+}
+
+// A worker's signer signs as the helpers do under the secret the row's
+// sealed bytes hold now: it opens a secret again whenever the sealed
+// bytes change (a rotated secret), and only then.
+func TestSignerFollowsTheSealedSecret(t *testing.T) {
+	box := &countingBox{secrets: map[string]string{"sealed-a": "whsec_a", "sealed-b": "whsec_b", "sealed-a2": "whsec_a"}}
+	var sg signer
+	body := []byte(`{"event":"CONTRACT_CREATED"}`)
+	for i, c := range []struct {
+		sealed, secret string
+		opened         int
+	}{
+		{"sealed-a", "whsec_a", 1}, {"sealed-a", "whsec_a", 1}, {"sealed-b", "whsec_b", 2}, {"sealed-b", "whsec_b", 2},
+		{"sealed-a", "whsec_a", 3}, {"sealed-a2", "whsec_a", 4},
+	} {
+		v1, v2, err := sg.sign(box, []byte(c.sealed), body, int64(1795338000+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v1 != Signature([]byte(c.secret), body) || v2 != SignatureV2([]byte(c.secret), body, int64(1795338000+i)) {
+			t.Fatalf("step %d (%s): signed with the wrong secret", i, c.sealed)
+		}
+		if box.opened != c.opened {
+			t.Fatalf("step %d (%s): %d openings, want %d", i, c.sealed, box.opened, c.opened)
+		}
+	}
+	if _, _, err := sg.sign(box, []byte("sealed-x"), body, 1); err == nil {
+		t.Fatal("sealed bytes that do not open signed")
+	}
+	if _, _, err := sg.sign(box, []byte("sealed-x"), body, 1); err == nil || box.opened != 6 {
+		t.Fatalf("a failed opening kept (%v, %d openings)", err, box.opened)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"net"
 	"net/http"
@@ -39,7 +40,12 @@ func SignatureV2(secret, body []byte, t int64) string {
 // signatures are Signature and SignatureV2 of body at t, made with one
 // keyed HMAC: a send makes both.
 func signatures(secret, body []byte, t int64) (v1, v2 string) {
-	m := hmac.New(sha256.New, secret)
+	return signWith(hmac.New(sha256.New, secret), body, t)
+}
+
+// signWith is signatures with m, an HMAC-SHA256 keyed with the secret.
+func signWith(m hash.Hash, body []byte, t int64) (v1, v2 string) {
+	m.Reset()
 	m.Write(body)
 	var sum [sha256.Size]byte
 	v1 = "sha256=" + hex.EncodeToString(m.Sum(sum[:0]))
@@ -48,6 +54,30 @@ func signatures(secret, body []byte, t int64) (v1, v2 string) {
 	m.Write([]byte(ts + "."))
 	m.Write(body)
 	return v1, "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(sum[:0]))
+}
+
+// signer is one worker's last opened secret, as an HMAC keyed with it, and
+// the sealed bytes it was opened from: the rows of one target are signed
+// without opening the secret and keying an HMAC for each. Sealed bytes
+// open to one secret only, so a secret changed since is sealed bytes
+// unlike these, and is opened.
+type signer struct {
+	sealed []byte
+	mac    hash.Hash
+}
+
+// sign is signatures of body at t under the secret sealed.
+func (s *signer) sign(box signflow.SecretBox, sealed, body []byte, t int64) (v1, v2 string, err error) {
+	if s.mac == nil || !bytes.Equal(sealed, s.sealed) {
+		secret, err := box.Decrypt(sealed)
+		if err != nil {
+			s.sealed, s.mac = nil, nil
+			return "", "", err
+		}
+		s.sealed, s.mac = bytes.Clone(sealed), hmac.New(sha256.New, secret)
+	}
+	v1, v2 = signWith(s.mac, body, t)
+	return v1, v2, nil
 }
 
 // headerNames are the X-<Name>-* header names, canonical.
@@ -91,6 +121,7 @@ type result struct {
 
 // work makes one attempt per row it is handed.
 func (p *Pool) work() {
+	var sg signer
 	for d := range p.jobs {
 		select {
 		case <-p.stop:
@@ -98,7 +129,7 @@ func (p *Pool) work() {
 		default:
 		}
 		at, start := p.opt.Clock.Now(), time.Now()
-		code, err := p.send(d, at)
+		code, err := p.send(&sg, d, at)
 		took := time.Since(start)
 		if p.held.attempted(d.Target, p.opt.PerTarget) {
 			signal(p.wake)
@@ -117,8 +148,12 @@ func (p *Pool) work() {
 
 // send signs the row's exact body with its target's webhook secret and
 // POSTs it; any 2xx answer is success.
-func (p *Pool) send(d *signflow.Delivery, now time.Time) (int, error) {
-	secret, err := p.secret(d.Target, now)
+func (p *Pool) send(sg *signer, d *signflow.Delivery, now time.Time) (int, error) {
+	sealed, err := p.secret(d.Target, now)
+	if err != nil {
+		return 0, err
+	}
+	v1, v2, err := sg.sign(p.box, sealed, d.Body, now.Unix())
 	if err != nil {
 		return 0, err
 	}
@@ -126,7 +161,6 @@ func (p *Pool) send(d *signflow.Delivery, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	v1, v2 := signatures(secret, d.Body, now.Unix())
 	// The names are canonical already (newHeaderNames): set without Set's
 	// canonicalizing.
 	h := req.Header
@@ -149,8 +183,8 @@ func (p *Pool) send(d *signflow.Delivery, now time.Time) (int, error) {
 	return resp.StatusCode, nil
 }
 
-// secret opens the webhook secret of a target that may still receive: an
-// app not cancelled or expired, a key not revoked or expired.
+// secret reads the sealed webhook secret of a target that may still
+// receive: an app not cancelled or expired, a key not revoked or expired.
 func (p *Pool) secret(target string, now time.Time) ([]byte, error) {
 	var sealed []byte
 	err := p.store.View(func(tx signflow.Tx) error {
@@ -175,5 +209,5 @@ func (p *Pool) secret(target string, now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not sent: %w", err)
 	}
-	return p.box.Decrypt(sealed)
+	return sealed, nil
 }
