@@ -50,3 +50,6 @@ func Waiting(s *Store) int {
 	defer s.group.mu.Unlock()
 	return len(s.group.waiting)
 }
+
+// MemoHoldsSQL exposes the memo's check to the statement benchmark.
+const MemoHoldsSQL = memoHolds
