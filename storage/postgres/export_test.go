@@ -53,3 +53,6 @@ func Waiting(s *Store) int {
 
 // MemoHoldsSQL exposes the memo's check to the statement benchmark.
 const MemoHoldsSQL = memoHolds
+
+// ContractWithPartiesSQL exposes a contract's read to the plan checks.
+const ContractWithPartiesSQL = contractWithParties
