@@ -50,3 +50,9 @@ func Waiting(s *Store) int {
 	defer s.group.mu.Unlock()
 	return len(s.group.waiting)
 }
+
+// MemoHoldsSQL exposes the memo's check to the statement benchmark.
+const MemoHoldsSQL = memoHolds
+
+// ContractWithPartiesSQL exposes a contract's read to the plan checks.
+const ContractWithPartiesSQL = contractWithParties
