@@ -16,12 +16,18 @@ const hexDigits = "0123456789abcdef"
 
 // AppendJSONString appends s as json.Marshal writes it: HTML's <, > and &
 // escaped, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
-func AppendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s, true) }
+
+// AppendJSONText appends s as an encoder with HTML escaping off writes it
+// (the interfaces' answers): AppendJSONString but for <, > and &.
+func AppendJSONText(b []byte, s string) []byte { return appendJSONString(b, s, false) }
+
+func appendJSONString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}
