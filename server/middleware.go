@@ -1,15 +1,16 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"contracts/server/tlscert"
 	"contracts/signflow"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/rs/zerolog"
 )
 
@@ -20,32 +21,65 @@ func RequestID(c echo.Context) string {
 	return c.Response().Header().Get(echo.HeaderXRequestID)
 }
 
-// Common returns the middleware every listener runs, outermost first:
-// request id, access log with metrics, panic recovery (inside the access
-// log, so a panicking request is logged and counted too), and the body limit.
+// Common returns the middleware every listener runs: one function doing,
+// in this order, the request id, Strict-Transport-Security over TLS, the
+// access log with metrics, panic recovery (inside the access log, so a
+// panicking request is logged and counted too) and the body limit. One
+// function, not five: echo builds a listener's middleware around the
+// handler again on every request, a closure each.
 func Common(iface string, log zerolog.Logger, m *Metrics) []echo.MiddlewareFunc {
-	return []echo.MiddlewareFunc{
-		requestID,
-		accessLog(iface, log, m),
-		middleware.RecoverWithConfig(middleware.RecoverConfig{DisablePrintStack: true,
-			LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-				log.Error().Err(err).Str("request_id", RequestID(c)).Bytes("stack", stack).Msg("panic")
-				return err
-			}}),
-		bodyLimit,
-	}
+	cm := &common{iface: iface, log: log, m: m}
+	return []echo.MiddlewareFunc{cm.wrap}
 }
 
-// requestID takes a sane X-Request-Id from the caller or makes one, and echoes it.
-func requestID(next echo.HandlerFunc) echo.HandlerFunc {
+// common is what the common middleware needs; its closure holds only a
+// pointer to it, the smallest object per request.
+type common struct {
+	iface string
+	log   zerolog.Logger
+	m     *Metrics
+}
+
+func (cm *common) wrap(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		req := c.Request()
+		id := req.Header.Get(echo.HeaderXRequestID)
 		if !saneID(id) {
 			id = signflow.RandomToken(12)
 		}
-		c.Response().Header()[echo.HeaderXRequestID] = []string{id}
-		return next(c)
+		h := c.Response().Header()
+		h[echo.HeaderXRequestID] = []string{id}
+		tlscert.MarkHSTS(req, h)
+		start := time.Now()
+		if err := serveSafely(c, next, cm.log, id); err != nil {
+			c.Error(err)
+		}
+		logRequest(c, cm.iface, cm.log, cm.m, id, start)
+		return nil
 	}
+}
+
+// serveSafely runs next behind the body limit and turns a panic into an
+// error, logged with the request id (http.ErrAbortHandler goes on up, as
+// net/http expects).
+func serveSafely(c echo.Context, next echo.HandlerFunc, log zerolog.Logger, id string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r == http.ErrAbortHandler {
+				panic(r)
+			}
+			perr, ok := r.(error)
+			if !ok {
+				perr = fmt.Errorf("%v", r)
+			}
+			log.Error().Err(perr).Str("request_id", id).Bytes("stack", nil).Msg("panic")
+			err = perr
+		}
+	}()
+	if err := limitBody(c); err != nil {
+		return err
+	}
+	return next(c)
 }
 
 func saneID(id string) bool {
@@ -60,61 +94,50 @@ func saneID(id string) bool {
 	return true
 }
 
-// accessLog writes one line per request and feeds the HTTP metrics. Paths
-// that carry a secret (signing tokens, anything under /sign/) are logged as
-// their route template.
-func accessLog(iface string, log zerolog.Logger, m *Metrics) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			start := time.Now()
-			err := next(c)
-			if err != nil {
-				c.Error(err)
-			}
-			route := c.Path()
-			if route == "" {
-				route = "unmatched"
-			}
-			path := c.Request().URL.Path
-			if strings.Contains(route, ":token") || strings.HasPrefix(path, "/sign/") {
-				path = route
-			}
-			status, took := c.Response().Status, time.Since(start)
-			m.observe(iface, route, status, took)
-			ev := log.Info()
-			if status >= 500 {
-				ev = log.Warn()
-			}
-			ev.Str("request_id", RequestID(c)).Str("interface", iface).Str("method", c.Request().Method).
-				Str("path", path).Str("route", route).Int("status", status).Int64("bytes", c.Response().Size).
-				Dur("duration", took).Str("ip", c.RealIP()).Msg("request")
-			return nil
-		}
+// logRequest writes the request's access line and feeds the HTTP metrics.
+// Paths that carry a secret (signing tokens, anything under /sign/) are
+// logged as their route template.
+func logRequest(c echo.Context, iface string, log zerolog.Logger, m *Metrics, id string, start time.Time) {
+	route := c.Path()
+	if route == "" {
+		route = "unmatched"
 	}
+	req, res := c.Request(), c.Response()
+	path := req.URL.Path
+	if strings.Contains(route, ":token") || strings.HasPrefix(path, "/sign/") {
+		path = route
+	}
+	status, took := res.Status, time.Since(start)
+	m.observe(iface, route, status, took)
+	ev := log.Info()
+	if status >= 500 {
+		ev = log.Warn()
+	}
+	ev.Str("request_id", id).Str("interface", iface).Str("method", req.Method).
+		Str("path", path).Str("route", route).Int("status", status).Int64("bytes", res.Size).
+		Dur("duration", took).Str("ip", c.RealIP()).Msg("request")
 }
 
 // uploads are the routes that take a file of up to MaxUpload, with room for
 // the multipart framing around it, instead of MaxBody.
 var uploads = map[string]bool{"POST /verify": true}
 
-// bodyLimit refuses bodies over MaxBody (uploads: MaxUpload) with 413
-// before reading them.
-func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		req := c.Request()
-		if req.Body == http.NoBody {
-			return next(c) // nothing to limit (a GET, say): no reader to wrap
-		}
-		limit, size := int64(MaxBody), "1 MiB"
-		if uploads[req.Method+" "+c.Path()] {
-			limit, size = MaxUpload+64<<10, "10 MiB"
-		}
-		if req.ContentLength > limit {
-			return signflow.Errorf(signflow.ETOOLARGE, "The request body is larger than %s.", size)
-		}
-		req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
-		return next(c)
+// limitBody refuses bodies over MaxBody (uploads: MaxUpload) with 413
+// before reading them, and caps the reading of the others.
+func limitBody(c echo.Context) error {
+	req := c.Request()
+	if req.Body == http.NoBody {
+		return nil // nothing to limit (a GET, say): no reader to wrap
 	}
+	limit, size := int64(MaxBody), "1 MiB"
+	if uploads[req.Method+" "+c.Path()] {
+		limit, size = MaxUpload+64<<10, "10 MiB"
+	}
+	if req.ContentLength > limit {
+		return signflow.Errorf(signflow.ETOOLARGE, "The request body is larger than %s.", size)
+	}
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+	return nil
 }
 
 // NewEcho returns an echo instance for one interface with the common

@@ -17,7 +17,6 @@ import (
 	"contracts/server/pdf"
 	"contracts/server/pdf/pades"
 	"contracts/server/signpage"
-	"contracts/server/tlscert"
 	"contracts/server/verify"
 	"contracts/signflow"
 	"contracts/signflow/secretbox"
@@ -39,12 +38,11 @@ type routeDeps struct {
 
 // newEcho starts the echo instance of one listener; every listener reads
 // the client address the same way, trusting X-Forwarded-For only from
-// http.trustedProxies, and sends Strict-Transport-Security over TLS on
-// every answer, refusals included.
+// http.trustedProxies (Strict-Transport-Security over TLS on every answer
+// comes with server.NewEcho's common middleware).
 func (d routeDeps) newEcho(iface string, withPath bool) *echo.Echo {
 	e := server.NewEcho(iface, d.a.log, d.a.metrics, withPath)
 	e.IPExtractor = server.IPExtractor(d.a.cfg.HTTP.ProxyNets())
-	e.Pre(tlscert.HSTS)
 	return e
 }
 

@@ -1,6 +1,10 @@
 package tlscert
 
-import "github.com/labstack/echo/v4"
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
 
 // HSTSValue tells browsers to use https only for this host for a year.
 // Without includeSubDomains: the appliance speaks for its own names, not
@@ -9,12 +13,18 @@ const HSTSValue = "max-age=31536000"
 
 // HSTS sends Strict-Transport-Security on every response that goes out
 // over TLS, errors included (browsers ignore the header over plain HTTP,
-// so it is not sent there).
+// so it is not sent there). The listeners' common middleware calls
+// MarkHSTS itself.
 func HSTS(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if c.Request().TLS != nil {
-			c.Response().Header().Set("Strict-Transport-Security", HSTSValue)
-		}
+		MarkHSTS(c.Request(), c.Response().Header())
 		return next(c)
+	}
+}
+
+// MarkHSTS sets Strict-Transport-Security in h when r came over TLS.
+func MarkHSTS(r *http.Request, h http.Header) {
+	if r.TLS != nil {
+		h["Strict-Transport-Security"] = []string{HSTSValue}
 	}
 }
