@@ -19,3 +19,12 @@ func RequireScope(scope string, access func(echo.Context) *signflow.Access) echo
 		}
 	}
 }
+
+// Chain returns h inside mw, outermost first, built once: what echo's
+// route middleware builds again on every request (a closure each).
+func Chain(h echo.HandlerFunc, mw ...echo.MiddlewareFunc) echo.HandlerFunc {
+	for i := len(mw) - 1; i >= 0; i-- {
+		h = mw[i](h)
+	}
+	return h
+}

@@ -63,8 +63,6 @@ func (h *handler) failedToken(c echo.Context, appID string, failure error) error
 	return failure
 }
 
-const ctxAccess = "embedded.access"
-
 var errNoToken = signflow.Errorf(signflow.EUNAUTHORIZED, "The access token is missing, invalid or expired.")
 
 // authenticate turns "Authorization: Bearer <token>" into the app's Access.
@@ -110,16 +108,21 @@ func (h *handler) authenticateWith(confirmScope string, next echo.HandlerFunc) e
 		if err := h.perApp.Allow(app.ID); err != nil {
 			return err
 		}
-		c.Set(ctxAccess, a)
-		return next(c)
+		return next(&authed{Context: c, access: a})
 	}
+}
+
+// authed is the request's context once its token is checked: the caller
+// rides in a field rather than in echo's store, a map made per request.
+type authed struct {
+	echo.Context
+	access *signflow.Access
 }
 
 // access is the authenticated caller of the request.
 func access(c echo.Context) *signflow.Access {
-	a, _ := c.Get(ctxAccess).(*signflow.Access)
-	if a == nil {
-		return &signflow.Access{Interface: signflow.Embedded}
+	if a, ok := c.(*authed); ok && a.access != nil {
+		return a.access
 	}
-	return a
+	return &signflow.Access{Interface: signflow.Embedded}
 }

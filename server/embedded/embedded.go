@@ -82,7 +82,7 @@ func Register(e *echo.Echo, d Deps) {
 		if r.method == http.MethodPost {
 			mw = append(mw, idempotent)
 		}
-		e.Add(r.method, r.path, r.serve, mw...)
+		e.Add(r.method, r.path, server.Chain(r.serve, mw...))
 	}
 }
 

@@ -11,8 +11,6 @@ import (
 // HeaderAPIKey carries the key on every request of the key interface.
 const HeaderAPIKey = "X-API-Key"
 
-const ctxKey = "keyapi.key"
-
 var (
 	errNoKey = signflow.Errorf(signflow.EUNAUTHORIZED, "The API key is missing, invalid, revoked or expired.")
 	// A bearer token belongs to the embedded interface; keys work only here.
@@ -39,13 +37,21 @@ func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if err := h.limit.Allow(key.ID); err != nil {
 			return err
 		}
-		c.Set(ctxKey, key)
-		return next(c)
+		return next(&keyed{Context: c, key: key, access: key.Access()})
 	}
 }
 
+// keyed is the request's context once its key is checked: the key and
+// what it may do ride in fields rather than in echo's store, a map made
+// per request.
+type keyed struct {
+	echo.Context
+	key    *signflow.APIKey
+	access *signflow.Access
+}
+
 // apiKey is the authenticated key of the request.
-func apiKey(c echo.Context) *signflow.APIKey { return c.Get(ctxKey).(*signflow.APIKey) }
+func apiKey(c echo.Context) *signflow.APIKey { return c.(*keyed).key }
 
 // access is what the request's key may do.
-func access(c echo.Context) *signflow.Access { return apiKey(c).Access() }
+func access(c echo.Context) *signflow.Access { return c.(*keyed).access }
