@@ -54,9 +54,19 @@ func JSONBlob(c echo.Context, code int, b []byte) error {
 // an append elsewhere copy it rather than write into it.
 var mimeJSON = []string{MIMEJSON}[:1:1]
 
-// ReadBody reads the request body, refusing more than MaxBody bytes.
+// ReadBody reads the request body, refusing more than MaxBody bytes. A
+// body of a declared length is read into one slice of that length (net/http
+// holds the body to it), not grown from 512 bytes as io.ReadAll does.
 func ReadBody(c echo.Context) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(c.Request().Body, MaxBody+1))
+	r := c.Request()
+	var data []byte
+	var err error
+	if n := r.ContentLength; n > 0 && n <= MaxBody {
+		data = make([]byte, n)
+		_, err = io.ReadFull(r.Body, data)
+	} else {
+		data, err = io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -97,4 +100,29 @@ func TestHSTSOnEveryTLSAnswer(t *testing.T) {
 			t.Errorf("%s: %d, HSTS %q", tc.url, res.StatusCode, got)
 		}
 	}
+}
+
+// TestReadBodyOfDeclaredLength: a body of a declared length is read whole;
+// one cut short of its length is refused as unreadable, as a chunked one is.
+func TestReadBodyOfDeclaredLength(t *testing.T) {
+	s := newTestServer(t, "embedded", false)
+	for _, n := range []int{1, 511, 512, 513, 4096, 70_000} {
+		resp, data := s.call(t, "POST", "/echo", strings.NewReader(strings.Repeat("x", n)), nil)
+		if resp.StatusCode != 200 || string(data) != fmt.Sprintf("{\"bytes\":%d}\n", n) {
+			t.Fatalf("%d bytes: %d %s", n, resp.StatusCode, data)
+		}
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n%s", strings.Repeat("y", 10))
+	conn.(*net.TCPConn).CloseWrite()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	assertErrorBody(t, resp, data, 400, "could not be read", false)
 }
