@@ -37,3 +37,22 @@ func TestJSONAnswerCarriesItsLength(t *testing.T) {
 		t.Fatalf("Content-Length %d, transfer encoding %v, for %d bytes", resp.ContentLength, resp.TransferEncoding, len(body))
 	}
 }
+
+// JSONBlob writes what echo's Blob writes: the JSON content type unless the
+// handler set one, and the length.
+func TestJSONBlobHeaders(t *testing.T) {
+	e := NewEcho("embedded", zerolog.Nop(), NewMetrics(), false)
+	e.GET("/plain", func(c echo.Context) error { return JSONBlob(c, http.StatusCreated, []byte(`{"a":1}`)) })
+	e.GET("/problem", func(c echo.Context) error {
+		c.Response().Header().Set("Content-Type", "application/problem+json")
+		return JSONBlob(c, http.StatusOK, []byte(`{}`))
+	})
+	for path, want := range map[string][3]string{"/plain": {"201", MIMEJSON, "7"}, "/problem": {"200", "application/problem+json", "2"}} {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if got := rec.Header().Values("Content-Type"); itoa(rec.Code) != want[0] || len(got) != 1 || got[0] != want[1] ||
+			rec.Header().Get("Content-Length") != want[2] {
+			t.Errorf("%s: %d %v", path, rec.Code, rec.Header())
+		}
+	}
+}
