@@ -14,8 +14,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// RequestID returns the id of the request being served, which requestID
-// put in the answer's header (rather than in the context's store, whose
+// RequestID returns the id of the request being served, which the common
+// middleware put in the answer's header (rather than in the context's store, whose
 // map costs an allocation per request).
 func RequestID(c echo.Context) string {
 	return c.Response().Header().Get(echo.HeaderXRequestID)
@@ -51,10 +51,10 @@ func (cm *common) wrap(next echo.HandlerFunc) echo.HandlerFunc {
 		h[echo.HeaderXRequestID] = []string{id}
 		tlscert.MarkHSTS(req, h)
 		start := time.Now()
-		if err := serveSafely(c, next, cm.log, id); err != nil {
+		if err := cm.serveSafely(c, next, id); err != nil {
 			c.Error(err)
 		}
-		logRequest(c, cm.iface, cm.log, cm.m, id, start)
+		cm.logRequest(c, id, start)
 		return nil
 	}
 }
@@ -62,7 +62,7 @@ func (cm *common) wrap(next echo.HandlerFunc) echo.HandlerFunc {
 // serveSafely runs next behind the body limit and turns a panic into an
 // error, logged with the request id (http.ErrAbortHandler goes on up, as
 // net/http expects).
-func serveSafely(c echo.Context, next echo.HandlerFunc, log zerolog.Logger, id string) (err error) {
+func (cm *common) serveSafely(c echo.Context, next echo.HandlerFunc, id string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if r == http.ErrAbortHandler {
@@ -72,7 +72,8 @@ func serveSafely(c echo.Context, next echo.HandlerFunc, log zerolog.Logger, id s
 			if !ok {
 				perr = fmt.Errorf("%v", r)
 			}
-			log.Error().Err(perr).Str("request_id", id).Bytes("stack", nil).Msg("panic")
+			// "stack" stays in the line, empty, as it always was.
+			cm.log.Error().Err(perr).Str("request_id", id).Bytes("stack", nil).Msg("panic")
 			err = perr
 		}
 	}()
@@ -97,7 +98,7 @@ func saneID(id string) bool {
 // logRequest writes the request's access line and feeds the HTTP metrics.
 // Paths that carry a secret (signing tokens, anything under /sign/) are
 // logged as their route template.
-func logRequest(c echo.Context, iface string, log zerolog.Logger, m *Metrics, id string, start time.Time) {
+func (cm *common) logRequest(c echo.Context, id string, start time.Time) {
 	route := c.Path()
 	if route == "" {
 		route = "unmatched"
@@ -108,12 +109,12 @@ func logRequest(c echo.Context, iface string, log zerolog.Logger, m *Metrics, id
 		path = route
 	}
 	status, took := res.Status, time.Since(start)
-	m.observe(iface, route, status, took)
-	ev := log.Info()
+	cm.m.observe(cm.iface, route, status, took)
+	ev := cm.log.Info()
 	if status >= 500 {
-		ev = log.Warn()
+		ev = cm.log.Warn()
 	}
-	ev.Str("request_id", id).Str("interface", iface).Str("method", req.Method).
+	ev.Str("request_id", id).Str("interface", cm.iface).Str("method", req.Method).
 		Str("path", path).Str("route", route).Int("status", status).Int64("bytes", res.Size).
 		Dur("duration", took).Str("ip", c.RealIP()).Msg("request")
 }
