@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -69,6 +70,18 @@ func BenchmarkCreate(b *testing.B) {
 	defer c.mu.Unlock()
 	b.ReportMetric(float64(c.trips)/float64(b.N), "trips/op")
 	b.ReportMetric(float64(c.statements)/float64(b.N), "stmts/op")
+	if os.Getenv("HP_DUMP") != "" {
+		m := map[string]int{}
+		for _, q := range c.sql {
+			if len(q) > 70 {
+				q = q[:70]
+			}
+			m[strings.Join(strings.Fields(q), " ")]++
+		}
+		for q, n := range m {
+			fmt.Fprintf(os.Stderr, "%d %6d %s\n", b.N, n, q)
+		}
+	}
 	if cpu >= 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "pg-µs/op")
 	}
