@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -23,7 +22,15 @@ import (
 // cluster must run on this machine).
 //
 //	go test ./storage/postgres -run '^$' -bench 'Create$' -benchmem -count 6
-func BenchmarkCreate(b *testing.B) {
+func BenchmarkCreate(b *testing.B) { benchCreate(b, 8) }
+
+// BenchmarkCreate50 is BenchmarkCreate with 50 writers, as many as the
+// ratio bench's connections (wrk -c50), so that shared transactions are
+// as large as under the driver.
+func BenchmarkCreate50(b *testing.B) { benchCreate(b, 25) }
+
+// benchCreate runs BenchmarkCreate with parallelism writers per CPU.
+func benchCreate(b *testing.B, parallelism int) {
 	c := &counter{}
 	url := pgtest.NewDatabase(b)
 	s, err := postgres.Open(context.Background(), url, postgres.WithTracer(pgtest.Options(), c))
@@ -41,7 +48,7 @@ func BenchmarkCreate(b *testing.B) {
 		return err
 	}
 	// Warm every connection of the pool and the caches.
-	b.SetParallelism(8)
+	b.SetParallelism(parallelism)
 	done := make(chan error, 64)
 	for range cap(done) {
 		go func() { done <- create() }()
@@ -70,18 +77,6 @@ func BenchmarkCreate(b *testing.B) {
 	defer c.mu.Unlock()
 	b.ReportMetric(float64(c.trips)/float64(b.N), "trips/op")
 	b.ReportMetric(float64(c.statements)/float64(b.N), "stmts/op")
-	if os.Getenv("HP_DUMP") != "" {
-		m := map[string]int{}
-		for _, q := range c.sql {
-			if len(q) > 70 {
-				q = q[:70]
-			}
-			m[strings.Join(strings.Fields(q), " ")]++
-		}
-		for q, n := range m {
-			fmt.Fprintf(os.Stderr, "%d %6d %s\n", b.N, n, q)
-		}
-	}
 	if cpu >= 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "pg-µs/op")
 	}
