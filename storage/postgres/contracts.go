@@ -15,6 +15,9 @@ import (
 // concurrent writers of one party's contracts seldom update the same row.
 const countShards = 8
 
+// noShard leaves a transaction's count shard to its first contract.
+const noShard = -1
+
 // anyValue stands for every template or every status in contract_counts.
 const anyValue = "*"
 
@@ -177,12 +180,15 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 // deltas are the transaction's changes to the counts, which go out with
 // its commit (or before it reads counts): the count rows are locked for
 // the commit's round trip only, and several contracts written in one
-// transaction add to them once. The shard is that of the transaction's
-// first contract.
+// transaction add to them once. The shard is the transaction's (group.go),
+// else that of its first contract: a count is the sum of its shards, so
+// any shard may take any change.
 func (t *tx) deltas(seq uint64) (countDeltas, pairDeltas, statDeltas) {
 	if t.counts == nil {
 		t.counts, t.pairs, t.stats = countDeltas{}, pairDeltas{}, statDeltas{}
-		t.shard = int16(seq % countShards)
+		if t.shard == noShard {
+			t.shard = int16(seq % countShards)
+		}
 	}
 	return t.counts, t.pairs, t.stats
 }

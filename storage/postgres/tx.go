@@ -74,7 +74,7 @@ type tx struct {
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
-	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}, credVer: -1}
+	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}, credVer: -1, shard: noShard}
 }
 
 // errReadOnly refuses a write in View, as bbolt does.
