@@ -12,6 +12,9 @@ import (
 
 const rowsBuyer, rowsSeller = "31234567890123", "41234567890123"
 
+// rowsPurpose has what an array's text form quotes or escapes.
+const rowsPurpose = `"quoted", \\back\\slash {braces} NULL, o\u2018zbek 😀`
+
 // createRows is a writer that stores a new contract as a create does
 // (number, contract, audit event, outbox row) and notes its id in ids[i];
 // number, when set, is the contract's number instead of its own. With
@@ -28,7 +31,7 @@ func createRows(ids []string, i int, number string, readBack bool) func(signflow
 			number = fmt.Sprintf("2026-%06d", seq)
 		}
 		c := &signflow.Contract{ID: id, Seq: seq, Number: number, Status: signflow.StatusCreated, TemplateID: "tpl",
-			BuyerIN: rowsBuyer, SellerIN: rowsSeller, CreatedAt: now, UpdatedAt: now, Version: 1}
+			BuyerIN: rowsBuyer, SellerIN: rowsSeller, Purpose: rowsPurpose, CreatedAt: now, UpdatedAt: now, Version: 1}
 		if err := tx.PutContract(c); err != nil {
 			return err
 		}
@@ -73,7 +76,10 @@ func rowsOf(t *testing.T, s *postgres.Store, pattern string) [4]int {
 func stored(t *testing.T, s *postgres.Store, id string) bool {
 	t.Helper()
 	err := s.View(func(tx signflow.Tx) error {
-		_, err := tx.Contract(id)
+		c, err := tx.Contract(id)
+		if err == nil && c.Purpose != rowsPurpose {
+			t.Errorf("%s: purpose %q; want %q", id, c.Purpose, rowsPurpose)
+		}
 		return err
 	})
 	if err != nil && signflow.ErrorCode(err) != signflow.ENOTFOUND {
