@@ -15,6 +15,9 @@ import (
 // concurrent writers of one party's contracts seldom update the same row.
 const countShards = 8
 
+// noShard leaves a transaction's count shard to its first contract.
+const noShard = -1
+
 // anyValue stands for every template or every status in contract_counts.
 const anyValue = "*"
 
@@ -94,6 +97,10 @@ func (t *tx) NextContractSeq() (uint64, error) {
 // changes only the status of the party rows, and the counts when the
 // status moves.
 func (t *tx) PutContract(c *signflow.Contract) error {
+	if !t.writable {
+		t.fail(errReadOnly)
+		return errReadOnly
+	}
 	data, err := json.Marshal(c)
 	if err != nil {
 		return err
@@ -121,14 +128,18 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if ver == 0 {
 		stats.add("d"+signflow.Day(c.CreatedAt), 1)
 		stats.add("s"+c.Status, 1)
-		insert := `INSERT INTO contracts (id, seq, number, status, template_id, buyer_in, seller_in, ver, data)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)`
 		if check != nil {
-			insert += " ON CONFLICT (id) DO NOTHING"
+			t.queue(check, `INSERT INTO contracts (id, seq, number, status, template_id, buyer_in, seller_in, ver, data)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8) ON CONFLICT (id) DO NOTHING`,
+				c.ID, seq, c.Number, c.Status, c.TemplateID, c.BuyerIN, c.SellerIN, data)
+		} else {
+			r := pendingRows[contractRows](t)
+			r.ids, r.seqs, r.numbers, r.statuses = append(r.ids, c.ID), append(r.seqs, seq), append(r.numbers, c.Number), append(r.statuses, c.Status)
+			r.templates, r.buyers, r.sellers, r.data = append(r.templates, c.TemplateID), append(r.buyers, c.BuyerIN), append(r.sellers, c.SellerIN), append(r.data, data)
 		}
-		t.queue(check, insert, c.ID, seq, c.Number, c.Status, c.TemplateID, c.BuyerIN, c.SellerIN, data)
-		t.queue(nil, `INSERT INTO contract_parties (party_in, seq, other_in, status, template_id, contract_id)
-			VALUES ($1, $3, $2, $4, $5, $6), ($2, $3, $1, $4, $5, $6)`, c.BuyerIN, c.SellerIN, seq, c.Status, c.TemplateID, c.ID)
+		p := pendingRows[partyRows](t)
+		p.add(c.BuyerIN, c.SellerIN, seq, c.Status, c.TemplateID, c.ID)
+		p.add(c.SellerIN, c.BuyerIN, seq, c.Status, c.TemplateID, c.ID)
 		if len(c.Witnesses) > 0 {
 			ins := make([]string, 0, len(c.Witnesses))
 			for _, w := range c.Witnesses {
@@ -169,12 +180,15 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 // deltas are the transaction's changes to the counts, which go out with
 // its commit (or before it reads counts): the count rows are locked for
 // the commit's round trip only, and several contracts written in one
-// transaction add to them once. The shard is that of the transaction's
-// first contract.
+// transaction add to them once. The shard is the transaction's (group.go),
+// else that of its first contract: a count is the sum of its shards, so
+// any shard may take any change.
 func (t *tx) deltas(seq uint64) (countDeltas, pairDeltas, statDeltas) {
 	if t.counts == nil {
 		t.counts, t.pairs, t.stats = countDeltas{}, pairDeltas{}, statDeltas{}
-		t.shard = int16(seq % countShards)
+		if t.shard == noShard {
+			t.shard = int16(seq % countShards)
+		}
 	}
 	return t.counts, t.pairs, t.stats
 }

@@ -22,7 +22,15 @@ import (
 // cluster must run on this machine).
 //
 //	go test ./storage/postgres -run '^$' -bench 'Create$' -benchmem -count 6
-func BenchmarkCreate(b *testing.B) {
+func BenchmarkCreate(b *testing.B) { benchCreate(b, 8) }
+
+// BenchmarkCreate50 is BenchmarkCreate with 50 writers, as many as the
+// ratio bench's connections (wrk -c50), so that shared transactions are
+// as large as under the driver.
+func BenchmarkCreate50(b *testing.B) { benchCreate(b, 25) }
+
+// benchCreate runs BenchmarkCreate with parallelism writers per CPU.
+func benchCreate(b *testing.B, parallelism int) {
 	c := &counter{}
 	url := pgtest.NewDatabase(b)
 	s, err := postgres.Open(context.Background(), url, postgres.WithTracer(pgtest.Options(), c))
@@ -40,7 +48,7 @@ func BenchmarkCreate(b *testing.B) {
 		return err
 	}
 	// Warm every connection of the pool and the caches.
-	b.SetParallelism(8)
+	b.SetParallelism(parallelism)
 	done := make(chan error, 64)
 	for range cap(done) {
 		go func() { done <- create() }()

@@ -3,6 +3,7 @@ package postgres
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 
 	"contracts/signflow"
@@ -25,6 +26,36 @@ type group struct {
 	mu      sync.Mutex
 	running int // transactions in flight, alone or grouped
 	waiting []*groupCall
+	// shards are the count shards free for the next transaction in
+	// flight: each one in flight adds to counts of a shard of its own, so
+	// that the transactions of a process never wait for each other's
+	// count rows. They start at a random shard, so that two processes
+	// seldom share theirs.
+	shards []int16
+}
+
+// takeShard takes a free count shard; g.mu is held.
+func (g *group) takeShard() int16 {
+	if g.shards == nil {
+		g.shards = make([]int16, 0, countShards)
+		first := rand.IntN(countShards)
+		for i := range countShards {
+			g.shards = append(g.shards, int16((first+i)%countShards))
+		}
+	}
+	if len(g.shards) == 0 {
+		return noShard
+	}
+	n := g.shards[0]
+	g.shards = g.shards[1:]
+	return n
+}
+
+// giveShard gives a shard back; g.mu is held.
+func (g *group) giveShard(n int16) {
+	if n != noShard {
+		g.shards = append(g.shards, n)
+	}
 }
 
 type groupCall struct {
@@ -50,9 +81,10 @@ func (s *Store) Update(fn func(signflow.Tx) error) error {
 	g.mu.Lock()
 	if g.running < s.runners {
 		g.running++
+		shard := g.takeShard()
 		g.mu.Unlock()
-		defer s.handOn()
-		return s.updateAlone(fn)
+		defer s.handOn(shard)
+		return s.updateAlone(fn, shard)
 	}
 	c := &groupCall{fn: fn, done: make(chan error, 1)}
 	g.waiting = append(g.waiting, c)
@@ -61,35 +93,36 @@ func (s *Store) Update(fn func(signflow.Tx) error) error {
 		return err
 	}
 	// In the caller's goroutine, where a panic of fn is the caller's.
-	return s.updateAlone(fn)
+	return s.updateAlone(fn, noShard)
 }
 
 // errAlone tells a waiting writer that its group failed and that its fn
 // is to run alone.
 var errAlone = errors.New("postgres: run alone")
 
-// handOn gives a finished transaction's place to the fns waiting, or
-// gives it up.
-func (s *Store) handOn() {
+// handOn gives a finished transaction's place, and its count shard, to
+// the fns waiting, or gives them up.
+func (s *Store) handOn(shard int16) {
 	g := &s.group
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.waiting) == 0 {
 		g.running--
+		g.giveShard(shard)
 		return
 	}
 	n := min(len(g.waiting), groupMax)
 	calls := append([]*groupCall(nil), g.waiting[:n]...)
 	g.waiting = append(g.waiting[:0], g.waiting[n:]...)
-	go s.runGroup(calls)
+	go s.runGroup(calls, shard)
 }
 
 // runGroup runs the calls in one transaction; when that fails, each call
 // runs alone.
-func (s *Store) runGroup(calls []*groupCall) {
-	defer s.handOn()
+func (s *Store) runGroup(calls []*groupCall, shard int16) {
+	defer s.handOn(shard)
 	if len(calls) == 1 {
-		err := s.updateAlone(func(tx signflow.Tx) error { return calmly(calls[0].fn, tx) })
+		err := s.updateAlone(func(tx signflow.Tx) error { return calmly(calls[0].fn, tx) }, shard)
 		if errors.As(err, new(panicked)) {
 			err = errAlone
 		}
@@ -97,7 +130,7 @@ func (s *Store) runGroup(calls []*groupCall) {
 		return
 	}
 	outcome := errAlone
-	if s.update(func(st signflow.Tx) error {
+	if s.update(shard, func(st signflow.Tx) error {
 		// One number per writer, taken at once (nextSeq).
 		if t, ok := st.(*tx); ok {
 			t.seqsAhead, t.shared = len(calls), true

@@ -25,9 +25,13 @@ func (t *tx) AddDelivery(d *signflow.Delivery) error {
 	if err != nil {
 		return err
 	}
-	next := nanos(d.NextAt)
-	t.queue(nil, `INSERT INTO deliveries (id, contract_id, target, status, next_ns, avail_ns, ver, data)
-		VALUES ($1, $2, $3, $4, $5, $5, 1, $6)`, d.ID, d.ContractID, d.Target, d.Status, next, data)
+	if !t.writable {
+		t.fail(errReadOnly)
+		return errReadOnly
+	}
+	r := pendingRows[deliveryRows](t)
+	r.ids, r.contracts, r.targets = append(r.ids, d.ID), append(r.contracts, d.ContractID), append(r.targets, d.Target)
+	r.statuses, r.next, r.data = append(r.statuses, d.Status), append(r.next, nanos(d.NextAt)), append(r.data, data)
 	t.seen[deliveries.seenKey([]any{d.ID})] = 1
 	t.addedDelivery = true
 	return nil

@@ -148,9 +148,9 @@ const maxAttempts = 50
 // updateAlone runs fn in a write transaction of its own, again when a
 // record fn read was changed by another transaction before this one could
 // commit.
-func (s *Store) updateAlone(fn func(signflow.Tx) error) error {
+func (s *Store) updateAlone(fn func(signflow.Tx) error, shard int16) error {
 	for attempt := 1; ; attempt++ {
-		err := s.update(fn)
+		err := s.update(shard, fn)
 		if err == nil || !retryable(err) {
 			return err
 		}
@@ -162,7 +162,9 @@ func (s *Store) updateAlone(fn func(signflow.Tx) error) error {
 	}
 }
 
-func (s *Store) update(fn func(signflow.Tx) error) error {
+// update runs fn in a write transaction that adds to the counts of shard
+// (group.go), or of its first contract's when noShard.
+func (s *Store) update(shard int16, fn func(signflow.Tx) error) error {
 	ctx, cancel := s.timeout(context.Background())
 	defer cancel()
 	l, release, err := s.lazy(ctx, "BEGIN ISOLATION LEVEL READ COMMITTED")
@@ -171,7 +173,7 @@ func (s *Store) update(fn func(signflow.Tx) error) error {
 	}
 	defer release()
 	t := newTx(ctx, l, true)
-	t.creds, l.credVer, t.tpls = &s.creds, &t.credVer, &s.tpls
+	t.creds, l.credVer, t.tpls, t.shard = &s.creds, &t.credVer, &s.tpls, shard
 	if err := fn(t); err != nil {
 		// A conflict seen by the transaction wins over what fn made of it.
 		if t.failed != nil {

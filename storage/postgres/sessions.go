@@ -84,7 +84,12 @@ func (t *tx) AddAudit(e *signflow.AuditEvent) error {
 	if err != nil {
 		return err
 	}
-	t.queue(nil, "INSERT INTO audit (contract_id, data) VALUES ($1, $2)", e.ContractID, data)
+	if !t.writable {
+		t.fail(errReadOnly)
+		return errReadOnly
+	}
+	r := pendingRows[auditRows](t)
+	r.contracts, r.data = append(r.contracts, e.ContractID), append(r.data, data)
 	return nil
 }
 

@@ -39,6 +39,8 @@ type tx struct {
 	shared bool
 	batch  pgx.Batch
 	checks []func(pgconn.CommandTag) error
+	// rows are new rows waiting for their table's one INSERT (rows.go).
+	rows []rowSet
 	// failed is the first error of a statement; the transaction cannot commit.
 	failed        error
 	addedDelivery bool
@@ -72,7 +74,7 @@ type tx struct {
 }
 
 func newTx(ctx context.Context, pg querier, writable bool) *tx {
-	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}, credVer: -1}
+	return &tx{ctx: ctx, pg: pg, writable: writable, seen: map[string]int64{}, status: map[string]string{}, credVer: -1, shard: noShard}
 }
 
 // errReadOnly refuses a write in View, as bbolt does.
@@ -84,6 +86,7 @@ func (t *tx) queue(check func(pgconn.CommandTag) error, sql string, args ...any)
 		t.fail(errReadOnly)
 		return
 	}
+	t.queueRows()
 	t.batch.Queue(sql, args...)
 	t.checks = append(t.checks, check)
 }
@@ -93,6 +96,7 @@ func (t *tx) flush() error {
 	if t.failed != nil {
 		return t.failed
 	}
+	t.queueRows()
 	if t.batch.Len() == 0 {
 		return nil
 	}
@@ -133,6 +137,7 @@ func (t *tx) commit(l *lazyTx) error {
 	if t.failed != nil {
 		return t.failed
 	}
+	t.queueRows()
 	t.queueCounts()
 	if t.batch.Len() == 0 || slices.ContainsFunc(t.checks, func(c func(pgconn.CommandTag) error) bool { return c != nil }) {
 		if err := t.flush(); err != nil {
@@ -155,6 +160,7 @@ func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
 		return nil, t.failed
 	}
 	t.reads++
+	t.queueRows()
 	if t.batch.Len() == 0 {
 		rows, err := t.pg.Query(t.ctx, sql, args...)
 		if err != nil {
