@@ -44,16 +44,21 @@ func signatures(secret, body []byte, t int64) (v1, v2 string) {
 }
 
 // signWith is signatures with m, an HMAC-SHA256 keyed with the secret.
+// Both values are cut from one string: a send makes them for every row.
 func signWith(m hash.Hash, body []byte, t int64) (v1, v2 string) {
-	m.Reset()
-	m.Write(body)
 	var sum [sha256.Size]byte
-	v1 = "sha256=" + hex.EncodeToString(m.Sum(sum[:0]))
+	b := make([]byte, 0, 2*(len("sha256=")+2*sha256.Size)+24)
 	m.Reset()
-	ts := strconv.FormatInt(t, 10)
-	m.Write([]byte(ts + "."))
 	m.Write(body)
-	return v1, "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(sum[:0]))
+	b = hex.AppendEncode(append(b, "sha256="...), m.Sum(sum[:0]))
+	n1 := len(b)
+	b = strconv.AppendInt(append(b, "t="...), t, 10)
+	m.Reset()
+	m.Write(append(b[n1+2:], '.')) // "<t>.", in the room after b
+	m.Write(body)
+	b = hex.AppendEncode(append(b, ",v1="...), m.Sum(sum[:0]))
+	all := string(b)
+	return all[:n1], all[n1:]
 }
 
 // signer is one worker's last opened secret, as an HMAC keyed with it, and
@@ -181,7 +186,7 @@ func (p *Pool) send(sg *signer, d *signflow.Delivery, now time.Time) (int, error
 	h[p.headers.event] = []string{d.Event}
 	h[p.headers.delivery] = []string{d.ID}
 	h[p.headers.signature] = []string{v1}
-	h[p.headers.timestamp] = []string{strconv.FormatInt(now.Unix(), 10)}
+	h[p.headers.timestamp] = []string{v2[len("t="):strings.IndexByte(v2, ',')]} // the time v2 signs
 	h[p.headers.signatureV2] = []string{v2}
 	resp, err := p.client.Do(req)
 	if err != nil {
