@@ -179,21 +179,20 @@ func (p *Pool) send(sg *signer, d *signflow.Delivery, now time.Time) (int, error
 		return 0, err
 	}
 	// The names are canonical already (newHeaderNames): set without Set's
-	// canonicalizing.
-	h := req.Header
-	h["Content-Type"] = []string{"application/json; charset=utf-8"}
-	h["User-Agent"] = []string{p.userAgent}
-	h[p.headers.event] = []string{d.Event}
-	h[p.headers.delivery] = []string{d.ID}
-	h[p.headers.signature] = []string{v1}
-	h[p.headers.timestamp] = []string{v2[len("t="):strings.IndexByte(v2, ',')]} // the time v2 signs
-	h[p.headers.signatureV2] = []string{v2}
+	// canonicalizing, the values in one array, the map sized for them.
+	v := make([]string, 7)
+	v[0], v[1], v[2], v[3] = "application/json; charset=utf-8", p.userAgent, d.Event, d.ID
+	v[4], v[5], v[6] = v1, v2[len("t="):strings.IndexByte(v2, ',')], v2 // [5]: the time v2 signs
+	req.Header = http.Header{"Content-Type": v[0:1:1], "User-Agent": v[1:2:2], p.headers.event: v[2:3:3],
+		p.headers.delivery: v[3:4:4], p.headers.signature: v[4:5:5], p.headers.timestamp: v[5:6:6], p.headers.signatureV2: v[6:7:7]}
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return 0, err
 	}
 	defer resp.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	if resp.ContentLength != 0 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return resp.StatusCode, fmt.Errorf("answered %s", resp.Status)
 	}
