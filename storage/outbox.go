@@ -81,7 +81,8 @@ func unixNanos(t time.Time) uint64 {
 // and keeps the first row of its lane, and only that one, in delivery_due.
 func (t *tx) indexPending(d *signflow.Delivery, pending bool) error {
 	due, lanes := t.bucket(bucketDeliveryDue), t.bucket(bucketDeliveryLanes)
-	prefix, key := lanePrefix(d), laneKey(d)
+	key := laneKey(d)
+	prefix := key[: len(key)-8 : len(key)-8] // the lane's: key without the sequence
 	c := t.keptCursor(bucketDeliveryLanes)
 	if !pending {
 		if first, _ := c.Seek(prefix); !bytes.Equal(first, key) {
