@@ -108,7 +108,7 @@ func New(store Store, box signflow.SecretBox, reg prometheus.Registerer, opt Opt
 	p := &Pool{store: store, box: box, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
 		userAgent: opt.Name + "-Webhooks/1",
 		metrics:   m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
-		results: make(chan result, opt.Workers), done: make(chan int, 1), held: heldRows{n: map[string]int{}, wait: map[string][]*signflow.Delivery{}}, stop: make(chan struct{})}
+		results: make(chan result, opt.Workers), done: make(chan int, 1), held: heldRows{n: map[string]int{}}, stop: make(chan struct{})}
 	p.ctx, p.abort = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -201,21 +201,17 @@ func (p *Pool) dispatch() {
 
 // claim hands up to room due rows to the workers, at most PerTarget in
 // flight of one target, and returns when the next row falls due and how
-// many it handed out. It takes up to twice PerTarget of a busy target:
-// the rows beyond the bound wait in the pool and go out as the target's
-// attempts end (heldRows), so that a busy target costs one claim per
-// PerTarget rows and not one per row.
+// many it handed out.
 func (p *Pool) claim(now time.Time, room int) (time.Time, int) {
 	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: room,
-		PerTarget: 2 * max(p.opt.PerTarget, 0), Held: p.held.snapshot()})
+		PerTarget: max(p.opt.PerTarget, 0), Held: p.held.snapshot()})
 	if err != nil {
 		p.opt.Log.Error().Err(err).Msg("webhooks: claim from the outbox")
 		return now.Add(retryDelays[0]), 0
 	}
 	for _, d := range b.Rows {
-		if p.held.add(d, p.opt.PerTarget) {
-			p.jobs <- d // never blocks: the rows fit in the room left
-		}
+		p.held.add(d.Target)
+		p.jobs <- d // never blocks: the rows fit in the room left
 	}
 	p.metrics.depth.Set(float64(b.Pending))
 	if len(b.Rows) == room {
@@ -224,57 +220,33 @@ func (p *Pool) claim(now time.Time, room int) (time.Time, int) {
 	return b.NextAt, len(b.Rows)
 }
 
-// heldRows counts, by target, the rows handed out and not yet attempted:
-// those in flight (with a worker or on their way to one) and those
-// waiting for one of the target's attempts to end, beyond the bound. A
-// worker takes its row off as soon as the attempt ends, while the result
-// waits for the log write: the bound is on attempts in flight, and a
-// target's next rows need not wait for a commit.
+// heldRows counts, by target, the rows handed to the workers and not yet
+// attempted. A worker takes its row off as soon as the attempt ends, while
+// the result waits for the log write: the bound is on attempts in flight,
+// and a target's next rows need not wait for a commit.
 type heldRows struct {
-	mu   sync.Mutex
-	n    map[string]int                  // in flight and waiting
-	wait map[string][]*signflow.Delivery // beyond the bound, oldest first
+	mu sync.Mutex
+	n  map[string]int
 }
 
-// add counts a claimed row and reports whether it may go to a worker now;
-// if not, it waits for attempted to hand it out.
-func (h *heldRows) add(d *signflow.Delivery, bound int) bool {
+func (h *heldRows) add(target string) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	inFlight := h.n[d.Target] - len(h.wait[d.Target])
-	h.n[d.Target]++
-	if bound > 0 && inFlight >= bound {
-		h.wait[d.Target] = append(h.wait[d.Target], d)
-		return false
-	}
-	return true
+	h.n[target]++
+	h.mu.Unlock()
 }
 
-// attempted takes a row off its target. It returns the target's next
-// waiting row, which the caller attempts in its place, and whether a
-// claim may now give out more of the target: when the waiting rows ran
-// out, or the target held bound rows in flight and none waited.
-func (h *heldRows) attempted(target string, bound int) (*signflow.Delivery, bool) {
+// attempted takes a row off its target and reports whether the target
+// held bound rows before: only then may a claim now give out more.
+func (h *heldRows) attempted(target string, bound int) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := h.n[target]
-	if q := h.wait[target]; len(q) > 0 {
-		next := q[0]
-		if len(q) == 1 {
-			delete(h.wait, target)
-		} else {
-			q[0] = nil
-			h.wait[target] = q[1:]
-		}
-		h.n[target] = n - 1
-		return next, len(q) == 1
-	}
 	if n <= 1 {
 		delete(h.n, target)
 	} else {
 		h.n[target] = n - 1
 	}
-	return nil, bound > 0 && n >= bound
+	return bound > 0 && n >= bound
 }
 
 // snapshot is a copy for one claim: a count it overstates (an attempt

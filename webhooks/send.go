@@ -124,43 +124,31 @@ type result struct {
 	finished time.Time // by the pool's clock; retries count from here
 }
 
-// work makes one attempt per row it is handed, and then one at each row
-// of the same target that waited for it.
+// work makes one attempt per row it is handed.
 func (p *Pool) work() {
 	var sg signer
 	for d := range p.jobs {
-		for d != nil {
-			select {
-			case <-p.stop:
-				d = nil // the row stays PENDING for the next start
-				continue
-			default:
-			}
-			d = p.attempt(&sg, d)
+		select {
+		case <-p.stop:
+			continue // the row stays PENDING for the next start
+		default:
 		}
+		at, start := p.opt.Clock.Now(), time.Now()
+		code, err := p.send(&sg, d, at)
+		took := time.Since(start)
+		if p.held.attempted(d.Target, p.opt.PerTarget) {
+			signal(p.wake)
+		}
+		if p.ctx.Err() != nil {
+			continue // aborted by Shutdown: not an answer of the receiver
+		}
+		p.metrics.duration.Observe(took.Seconds())
+		a := signflow.Attempt{At: at, StatusCode: code, DurationMs: took.Milliseconds()}
+		if err != nil {
+			a.Error = err.Error()
+		}
+		p.results <- result{d: d, attempt: a, ok: err == nil, finished: p.opt.Clock.Now()}
 	}
-}
-
-// attempt sends the row and passes its result to the writer; it returns
-// the target's next waiting row, if any.
-func (p *Pool) attempt(sg *signer, d *signflow.Delivery) *signflow.Delivery {
-	at, start := p.opt.Clock.Now(), time.Now()
-	code, err := p.send(sg, d, at)
-	took := time.Since(start)
-	next, more := p.held.attempted(d.Target, p.opt.PerTarget)
-	if more {
-		signal(p.wake)
-	}
-	if p.ctx.Err() != nil {
-		return nil // aborted by Shutdown: not an answer of the receiver
-	}
-	p.metrics.duration.Observe(took.Seconds())
-	a := signflow.Attempt{At: at, StatusCode: code, DurationMs: took.Milliseconds()}
-	if err != nil {
-		a.Error = err.Error()
-	}
-	p.results <- result{d: d, attempt: a, ok: err == nil, finished: p.opt.Clock.Now()}
-	return next
 }
 
 // send signs the row's exact body with its target's webhook secret and
