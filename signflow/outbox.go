@@ -1,7 +1,6 @@
 package signflow
 
 import (
-	"encoding/json"
 	"slices"
 	"time"
 )
@@ -48,7 +47,7 @@ func (s *Service) recordWhy(tx Tx, c *Contract, events []string, actor Actor, me
 			if w.add != nil {
 				w.add(b, t.embedded)
 			}
-			body, err := json.Marshal(b)
+			body, err := marshalWebhookBody(b)
 			if err != nil {
 				return err
 			}

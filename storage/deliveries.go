@@ -56,7 +56,7 @@ func (t *tx) Delivery(id string) (*signflow.Delivery, error) {
 // state, and the body, written once, is neither read nor written again.
 func (t *tx) DeliveryState(id string) (*signflow.Delivery, error) {
 	v := new(signflow.Delivery)
-	data := t.bucket(bucketDeliveries).Get([]byte(id))
+	data := t.reader(bucketDeliveries).Get([]byte(id)) // a claim and a settle read many rows
 	if data == nil {
 		return v, signflow.Errorf(signflow.ENOTFOUND, "Delivery not found.")
 	}
@@ -130,10 +130,9 @@ func (t *tx) putDelivery(d *signflow.Delivery, old *signflow.Delivery) error {
 			return err
 		}
 	}
-	if t.stored == nil {
-		t.stored = map[string]storedDelivery{}
-	}
-	t.stored[d.ID] = storedDelivery{d.Status, d.Seq, d.NextAt, d.Target, d.ContractID}
+	// What DeliveryState noted of the row is stale now; a later write in
+	// this transaction reads the row as written.
+	delete(t.stored, d.ID)
 	// The indexes hold PENDING rows only, and old's entries went above: a
 	// row no longer PENDING has nothing left to take out.
 	if pending {
@@ -176,8 +175,8 @@ func (t *tx) putDeliveryState(d *signflow.Delivery) error {
 // withBody gives the row its body from delivery_bodies. A file before
 // schema 8 (read by an earlier migration) has it in the row.
 func (t *tx) withBody(d *signflow.Delivery) {
-	if b := t.bucket(bucketDeliveryBodies); b != nil {
-		d.Body = bytes.Clone(b.Get([]byte(d.ID)))
+	if t.bucket(bucketDeliveryBodies) != nil {
+		d.Body = bytes.Clone(t.reader(bucketDeliveryBodies).Get([]byte(d.ID)))
 	}
 }
 

@@ -81,9 +81,10 @@ func unixNanos(t time.Time) uint64 {
 // and keeps the first row of its lane, and only that one, in delivery_due.
 func (t *tx) indexPending(d *signflow.Delivery, pending bool) error {
 	due, lanes := t.bucket(bucketDeliveryDue), t.bucket(bucketDeliveryLanes)
-	prefix, key := lanePrefix(d), laneKey(d)
+	key := laneKey(d)
+	prefix := key[: len(key)-8 : len(key)-8] // the lane's: key without the sequence
+	c := t.keptCursor(bucketDeliveryLanes)
 	if !pending {
-		c := lanes.Cursor()
 		if first, _ := c.Seek(prefix); !bytes.Equal(first, key) {
 			return lanes.Delete(key) // not the lane's first: not in delivery_due
 		}
@@ -94,7 +95,7 @@ func (t *tx) indexPending(d *signflow.Delivery, pending bool) error {
 			return err
 		}
 		// The lane's next row, if any, leads it now.
-		k, v := lanes.Cursor().Seek(prefix)
+		k, v := c.Seek(prefix)
 		if k == nil || !bytes.HasPrefix(k, prefix) {
 			return nil
 		}
@@ -105,7 +106,6 @@ func (t *tx) indexPending(d *signflow.Delivery, pending bool) error {
 	if err := lanes.Put(key, v); err != nil {
 		return err
 	}
-	c := lanes.Cursor()
 	if first, _ := c.Seek(prefix); !bytes.Equal(first, key) {
 		return nil // an earlier row leads the lane
 	}
@@ -118,6 +118,17 @@ func (t *tx) indexPending(d *signflow.Delivery, pending bool) error {
 		return due.Delete(laneDueKey(d.Target, k, v))
 	}
 	return nil
+}
+
+// keptCursor is the transaction's one cursor over the named bucket, the
+// one its reader's Get seeks with: a settle of many rows walks the lanes
+// without a cursor, and its stack, for each. Every use starts with a Seek.
+func (t *tx) keptCursor(name []byte) *bolt.Cursor {
+	r := t.reader(name)
+	if r.cur == nil {
+		r.cur = r.Bucket.Cursor()
+	}
+	return r.cur
 }
 
 // laneDueKey is the delivery_due key of the lane entry k, v of target.

@@ -95,7 +95,10 @@ const appendFill = 0.95
 func appendOrdered(name []byte) bool {
 	switch &name[0] {
 	case &bucketContracts[0], &bucketContractAll[0], &bucketContractNumbers[0], &bucketAudit[0],
-		&bucketContractParty[0], &bucketContractPair[0]:
+		&bucketContractParty[0], &bucketContractPair[0],
+		// Delivery ids are time-ordered too; a settle grows a row by an
+		// attempt, which a page at 95% has room for.
+		&bucketDeliveries[0], &bucketDeliveryBodies[0], &bucketDeliveryContract[0]:
 		return true
 	}
 	return false

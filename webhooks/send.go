@@ -44,16 +44,21 @@ func signatures(secret, body []byte, t int64) (v1, v2 string) {
 }
 
 // signWith is signatures with m, an HMAC-SHA256 keyed with the secret.
+// Both values are cut from one string: a send makes them for every row.
 func signWith(m hash.Hash, body []byte, t int64) (v1, v2 string) {
-	m.Reset()
-	m.Write(body)
 	var sum [sha256.Size]byte
-	v1 = "sha256=" + hex.EncodeToString(m.Sum(sum[:0]))
+	b := make([]byte, 0, 2*(len("sha256=")+2*sha256.Size)+24)
 	m.Reset()
-	ts := strconv.FormatInt(t, 10)
-	m.Write([]byte(ts + "."))
 	m.Write(body)
-	return v1, "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(sum[:0]))
+	b = hex.AppendEncode(append(b, "sha256="...), m.Sum(sum[:0]))
+	n1 := len(b)
+	b = strconv.AppendInt(append(b, "t="...), t, 10)
+	m.Reset()
+	m.Write(append(b[n1+2:], '.')) // "<t>.", in the room after b
+	m.Write(body)
+	b = hex.AppendEncode(append(b, ",v1="...), m.Sum(sum[:0]))
+	all := string(b)
+	return all[:n1], all[n1:]
 }
 
 // signer is one worker's last opened secret, as an HMAC keyed with it, and
@@ -162,21 +167,20 @@ func (p *Pool) send(sg *signer, d *signflow.Delivery, now time.Time) (int, error
 		return 0, err
 	}
 	// The names are canonical already (newHeaderNames): set without Set's
-	// canonicalizing.
-	h := req.Header
-	h["Content-Type"] = []string{"application/json; charset=utf-8"}
-	h["User-Agent"] = []string{p.userAgent}
-	h[p.headers.event] = []string{d.Event}
-	h[p.headers.delivery] = []string{d.ID}
-	h[p.headers.signature] = []string{v1}
-	h[p.headers.timestamp] = []string{strconv.FormatInt(now.Unix(), 10)}
-	h[p.headers.signatureV2] = []string{v2}
+	// canonicalizing, the values in one array, the map sized for them.
+	v := make([]string, 7)
+	v[0], v[1], v[2], v[3] = "application/json; charset=utf-8", p.userAgent, d.Event, d.ID
+	v[4], v[5], v[6] = v1, v2[len("t="):strings.IndexByte(v2, ',')], v2 // [5]: the time v2 signs
+	req.Header = http.Header{"Content-Type": v[0:1:1], "User-Agent": v[1:2:2], p.headers.event: v[2:3:3],
+		p.headers.delivery: v[3:4:4], p.headers.signature: v[4:5:5], p.headers.timestamp: v[5:6:6], p.headers.signatureV2: v[6:7:7]}
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return 0, err
 	}
 	defer resp.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	if resp.ContentLength != 0 {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return resp.StatusCode, fmt.Errorf("answered %s", resp.Status)
 	}
