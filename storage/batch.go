@@ -20,8 +20,21 @@ import (
 type batcher struct {
 	mu      sync.Mutex
 	calls   []batchCall
-	running bool // a writer goroutine is waiting out the delay or committing
+	running bool      // a writer goroutine is waiting out the delay or committing
+	first   time.Time // when calls[0] arrived
+	// gathering is set while the writer waits for a small batch to grow;
+	// the call that fills it up wakes the writer through full.
+	gathering bool
+	full      chan struct{}
 }
+
+// fullBatch is the batch that commits without waiting out the delay. A
+// batch gathered during a commit under a steady trickle of writes (creates
+// among many reads) holds one or two calls, and each commit writes a leaf
+// and branch path per bucket it touches, meta and freelist whatever the
+// batch's size: it waits, as the first batch does, until the delay since
+// its first call has passed or it reaches this size.
+const fullBatch = 16
 
 type batchCall struct {
 	fn  func(*bolt.Tx) error
@@ -39,6 +52,12 @@ func (db *DB) batch(fn func(*bolt.Tx) error) error {
 	b := &db.batcher
 	b.mu.Lock()
 	b.calls = append(b.calls, batchCall{fn, errc})
+	if len(b.calls) == 1 {
+		b.first = time.Now()
+	} else if b.gathering && len(b.calls) == fullBatch {
+		b.gathering = false
+		b.full <- struct{}{}
+	}
 	start := !b.running
 	b.running = true
 	b.mu.Unlock()
@@ -68,10 +87,38 @@ func (db *DB) writeBatches() {
 			b.mu.Unlock()
 			return
 		}
+		if d := db.bolt.MaxBatchDelay; n < fullBatch && d > 0 {
+			if wait := d - time.Since(b.first); wait > 0 {
+				b.gatherFor(wait)
+				continue
+			}
+		}
 		calls := b.calls[:n:n]
 		b.calls = append([]batchCall(nil), b.calls[n:]...)
 		b.mu.Unlock()
 		db.writeBatch(calls)
+	}
+}
+
+// gatherFor waits, without b.mu (which it holds when called and when it
+// returns), until wait has passed or the batch is full.
+func (b *batcher) gatherFor(wait time.Duration) {
+	if b.full == nil {
+		b.full = make(chan struct{}, 1)
+	}
+	b.gathering = true
+	b.mu.Unlock()
+	t := time.NewTimer(wait)
+	select {
+	case <-b.full:
+		t.Stop()
+	case <-t.C:
+	}
+	b.mu.Lock()
+	b.gathering = false
+	select { // a fill signalled as the timer fired
+	case <-b.full:
+	default:
 	}
 }
 
