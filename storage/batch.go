@@ -70,7 +70,7 @@ func (db *DB) batch(fn func(*bolt.Tx) error) error {
 	}
 	err := <-errc
 	if err == errSolo {
-		err = db.bolt.Update(fn)
+		err = db.bolt.Update(func(btx *bolt.Tx) error { return db.endWrite(btx, fn(btx)) })
 	}
 	return err
 }
@@ -90,7 +90,7 @@ func (db *DB) writeBatches() {
 		if d := db.bolt.MaxBatchDelay; n < fullBatch && d > 0 {
 			if wait := d - time.Since(b.first); wait > 0 {
 				b.gatherFor(wait)
-				continue
+				n = min(len(b.calls), max(db.bolt.MaxBatchSize, 1))
 			}
 		}
 		calls := b.calls[:n:n]
@@ -131,10 +131,10 @@ func (db *DB) writeBatch(calls []batchCall) {
 			for i, c := range calls {
 				if err := safelyCall(c.fn, btx); err != nil {
 					failed = i
-					return err
+					return db.endWrite(btx, err)
 				}
 			}
-			return nil
+			return db.endWrite(btx, nil)
 		})
 		if failed >= 0 {
 			calls[failed].err <- errSolo
