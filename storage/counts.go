@@ -47,10 +47,11 @@ func countKeys(in, status, template string) (all, byStatus, byTemplate, both []b
 // goes.
 func countsOf(in, status, template string, withTotals bool) [][]byte {
 	all, byStatus, byTemplate, both := countKeys(in, status, template)
+	keys := [4][]byte{byStatus, both, all, byTemplate}
 	if withTotals {
-		return [][]byte{byStatus, both, all, byTemplate}
+		return keys[:]
 	}
-	return [][]byte{byStatus, both}
+	return keys[:2]
 }
 
 // addCount adds delta to the counts of one party's contract entry.

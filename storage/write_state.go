@@ -10,22 +10,23 @@ import (
 // than once per function, and the changes to counters (list counts, admin
 // stats), added up over the batch and written once per key at its end.
 type writeState struct {
-	btx    *bolt.Tx
-	deltas map[deltaKey]delta
+	btx     *bolt.Tx
+	deltas  []counters
+	pending bool // a counter waits to be written
 	// flushing is set while the deltas are written, so that the buckets
 	// they go to are opened without writing them first.
 	flushing bool
 	err      error // of a write of the counters before a read
 }
 
-type deltaKey struct {
-	bucket *byte // the bucket name's first byte, as handle compares them
-	key    string
+// counters are the changes to the counters of one bucket, by key.
+type counters struct {
+	name []byte
+	m    map[string]*delta
 }
 
 type delta struct {
 	n      int64
-	name   []byte
 	remove bool // the key goes when its counter drops to 0
 }
 
@@ -63,13 +64,21 @@ func (t *tx) addTo(bucket, key []byte, n int64, remove bool) error {
 	if t.w == nil {
 		return putCount(t.reader(bucket), key, n, remove)
 	}
-	if t.w.deltas == nil {
-		t.w.deltas = make(map[deltaKey]delta, 16)
+	i := 0
+	for i < len(t.w.deltas) && &t.w.deltas[i].name[0] != &bucket[0] {
+		i++
 	}
-	k := deltaKey{&bucket[0], string(key)}
-	d := t.w.deltas[k]
-	d.n, d.name, d.remove = d.n+n, bucket, remove
-	t.w.deltas[k] = d
+	if i == len(t.w.deltas) {
+		t.w.deltas = append(t.w.deltas, counters{bucket, make(map[string]*delta, 16)})
+	}
+	m := t.w.deltas[i].m
+	d := m[string(key)]
+	if d == nil {
+		d = &delta{remove: remove}
+		m[string(key)] = d
+	}
+	d.n += n
+	t.w.pending = true
 	return nil
 }
 
@@ -83,27 +92,31 @@ func putCount(b *cursorBucket, key []byte, n int64, remove bool) error {
 
 // flushDeltas writes the counters added up so far.
 func (t *tx) flushDeltas() error {
-	if t.w == nil || len(t.w.deltas) == 0 {
+	if t.w == nil || !t.w.pending {
 		return nil
 	}
 	t.w.flushing = true
 	defer func() { t.w.flushing = false }()
-	for k, d := range t.w.deltas {
-		if d.n == 0 {
-			continue
+	for _, c := range t.w.deltas {
+		b := t.reader(c.name)
+		for k, d := range c.m {
+			if d.n == 0 {
+				continue
+			}
+			if err := putCount(b, []byte(k), d.n, d.remove); err != nil {
+				return err
+			}
 		}
-		if err := putCount(t.reader(d.name), []byte(k.key), d.n, d.remove); err != nil {
-			return err
-		}
+		clear(c.m)
 	}
-	clear(t.w.deltas)
+	t.w.pending = false
 	return nil
 }
 
 // countsPending reports whether a counter of the named bucket waits to be
 // written before the bucket is read.
 func (t *tx) countsPending(name []byte) bool {
-	if t.w == nil || len(t.w.deltas) == 0 || t.w.flushing {
+	if t.w == nil || !t.w.pending || t.w.flushing {
 		return false
 	}
 	return &name[0] == &bucketContractCounts[0] || &name[0] == &bucketContractStats[0]
