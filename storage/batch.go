@@ -12,11 +12,12 @@ import (
 // batcher gathers concurrent Updates into shared write transactions, as
 // bbolt's Batch does, but as a group commit: the first call waits the
 // batch delay, and the calls that arrive while a batch commits make up
-// the next one, which starts as soon as the writer is free. bbolt's Batch
-// cuts a new batch every delay whatever the writer is doing, so while a
-// commit waits on the disk the batches behind it queue on the writer lock
-// in small pieces, each paying its own commit and two syncs: the writer
-// falls behind, and every caller waits the longer.
+// the next one, which starts as soon as the writer is free if it is full
+// (fullBatch), else once the delay has passed since its first call
+// arrived. bbolt's Batch cuts a new batch every delay whatever the writer
+// is doing, so while a commit waits on the disk the batches behind it
+// queue on the writer lock in small pieces, each paying its own commit and
+// two syncs: the writer falls behind, and every caller waits the longer.
 type batcher struct {
 	mu      sync.Mutex
 	calls   []batchCall
