@@ -79,7 +79,11 @@ func (t *tx) handle(name []byte) *openBucket {
 		}
 	}
 	b := t.b.Bucket(name)
-	if b != nil && t.b.Writable() && appendOrdered(name) {
+	if b == nil {
+		// Not kept: a later function of the batch may make the bucket.
+		return &openBucket{name: &name[0]}
+	}
+	if t.b.Writable() && appendOrdered(name) {
 		b.FillPercent = appendFill
 	}
 	if t.open == nil {

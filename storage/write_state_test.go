@@ -122,3 +122,38 @@ func TestCountsAddedUpOverABatch(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A bucket that one function of a batch finds missing and a later one
+// makes is found by the functions after it: the functions share their
+// open buckets, but not the absence of one.
+func TestBatchSeesABucketMadeInIt(t *testing.T) {
+	db := openBatchDB(t, 0)
+	later := []byte("made_later")
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	go db.Update(func(st signflow.Tx) error {
+		once.Do(func() { close(entered); <-release })
+		return nil
+	})
+	<-entered
+	found := make([]bool, 3)
+	errs := make(chan error, 3)
+	steps := []func(*tx) error{
+		func(t *tx) error { found[0] = t.bucket(later) != nil; return nil },
+		func(t *tx) error { _, err := t.b.CreateBucketIfNotExists(later); return err },
+		func(t *tx) error { found[2] = t.bucket(later) != nil; return nil },
+	}
+	for i, step := range steps {
+		go func() { errs <- db.Update(func(st signflow.Tx) error { return step(st.(*tx)) }) }()
+		waitQueued(t, db, i+1)
+	}
+	close(release)
+	for range steps {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if found[0] || !found[2] {
+		t.Fatalf("the bucket found before it was made: %v, after: %v", found[0], found[2])
+	}
+}
