@@ -29,29 +29,28 @@ func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN+" "+
 // putEverywhere writes the contract's entry in contract_all and moves the
 // global counts from the entry it had.
 func (t *tx) putEverywhere(c *signflow.Contract) error {
-	all, stats := t.reader(bucketContractAll), t.reader(bucketContractStats)
+	all := t.reader(bucketContractAll)
 	key := seq8(c.Seq)
 	old := all.Get(key)
 	if old == nil {
-		if err := addStat(stats, "d"+signflow.Day(c.CreatedAt), 1); err != nil {
+		if err := t.addStat("d"+signflow.Day(c.CreatedAt), 1); err != nil {
 			return err
 		}
 	} else if status, _ := cut(old); string(status) != c.Status {
-		if err := addStat(stats, "s"+string(status), -1); err != nil {
+		if err := t.addStat("s"+string(status), -1); err != nil {
 			return err
 		}
 	} else {
 		return all.Put(key, allSummary(c))
 	}
-	if err := addStat(stats, "s"+c.Status, 1); err != nil {
+	if err := t.addStat("s"+c.Status, 1); err != nil {
 		return err
 	}
 	return all.Put(key, allSummary(c))
 }
 
-func addStat(b *cursorBucket, key string, delta int64) error {
-	n := int64(readCount(b.Get([]byte(key)))) + delta
-	return b.Put([]byte(key), seq8(uint64(max(n, 0))))
+func (t *tx) addStat(key string, delta int64) error {
+	return t.addTo(bucketContractStats, []byte(key), delta, false)
 }
 
 func (t *tx) ContractStats(since string) (*signflow.ContractStats, error) {

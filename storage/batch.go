@@ -12,16 +12,30 @@ import (
 // batcher gathers concurrent Updates into shared write transactions, as
 // bbolt's Batch does, but as a group commit: the first call waits the
 // batch delay, and the calls that arrive while a batch commits make up
-// the next one, which starts as soon as the writer is free. bbolt's Batch
-// cuts a new batch every delay whatever the writer is doing, so while a
-// commit waits on the disk the batches behind it queue on the writer lock
-// in small pieces, each paying its own commit and two syncs: the writer
-// falls behind, and every caller waits the longer.
+// the next one, which starts as soon as the writer is free if it is full
+// (fullBatch), else once the delay has passed since its first call
+// arrived. bbolt's Batch cuts a new batch every delay whatever the writer
+// is doing, so while a commit waits on the disk the batches behind it
+// queue on the writer lock in small pieces, each paying its own commit and
+// two syncs: the writer falls behind, and every caller waits the longer.
 type batcher struct {
 	mu      sync.Mutex
 	calls   []batchCall
-	running bool // a writer goroutine is waiting out the delay or committing
+	running bool      // a writer goroutine is waiting out the delay or committing
+	first   time.Time // when calls[0] arrived
+	// gathering is set while the writer waits for a small batch to grow;
+	// the call that fills it up wakes the writer through full.
+	gathering bool
+	full      chan struct{}
 }
+
+// fullBatch is the batch that commits without waiting out the delay. A
+// batch gathered during a commit under a steady trickle of writes (creates
+// among many reads) holds one or two calls, and each commit writes a leaf
+// and branch path per bucket it touches, meta and freelist whatever the
+// batch's size: it waits, as the first batch does, until the delay since
+// its first call has passed or it reaches this size.
+const fullBatch = 16
 
 type batchCall struct {
 	fn  func(*bolt.Tx) error
@@ -39,6 +53,12 @@ func (db *DB) batch(fn func(*bolt.Tx) error) error {
 	b := &db.batcher
 	b.mu.Lock()
 	b.calls = append(b.calls, batchCall{fn, errc})
+	if len(b.calls) == 1 {
+		b.first = time.Now()
+	} else if b.gathering && len(b.calls) == fullBatch {
+		b.gathering = false
+		b.full <- struct{}{}
+	}
 	start := !b.running
 	b.running = true
 	b.mu.Unlock()
@@ -51,7 +71,7 @@ func (db *DB) batch(fn func(*bolt.Tx) error) error {
 	}
 	err := <-errc
 	if err == errSolo {
-		err = db.bolt.Update(fn)
+		err = db.bolt.Update(func(btx *bolt.Tx) error { return db.endWrite(btx, fn(btx)) })
 	}
 	return err
 }
@@ -68,10 +88,38 @@ func (db *DB) writeBatches() {
 			b.mu.Unlock()
 			return
 		}
+		if d := db.bolt.MaxBatchDelay; n < fullBatch && d > 0 {
+			if wait := d - time.Since(b.first); wait > 0 {
+				b.gatherFor(wait)
+				n = min(len(b.calls), max(db.bolt.MaxBatchSize, 1))
+			}
+		}
 		calls := b.calls[:n:n]
 		b.calls = append([]batchCall(nil), b.calls[n:]...)
 		b.mu.Unlock()
 		db.writeBatch(calls)
+	}
+}
+
+// gatherFor waits, without b.mu (which it holds when called and when it
+// returns), until wait has passed or the batch is full.
+func (b *batcher) gatherFor(wait time.Duration) {
+	if b.full == nil {
+		b.full = make(chan struct{}, 1)
+	}
+	b.gathering = true
+	b.mu.Unlock()
+	t := time.NewTimer(wait)
+	select {
+	case <-b.full:
+		t.Stop()
+	case <-t.C:
+	}
+	b.mu.Lock()
+	b.gathering = false
+	select { // a fill signalled as the timer fired
+	case <-b.full:
+	default:
 	}
 }
 
@@ -84,10 +132,10 @@ func (db *DB) writeBatch(calls []batchCall) {
 			for i, c := range calls {
 				if err := safelyCall(c.fn, btx); err != nil {
 					failed = i
-					return err
+					return db.endWrite(btx, err)
 				}
 			}
-			return nil
+			return db.endWrite(btx, nil)
 		})
 		if failed >= 0 {
 			calls[failed].err <- errSolo

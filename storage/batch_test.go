@@ -169,3 +169,55 @@ func TestABatchGoesOnWithoutAFailedCall(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A batch gathered during a commit that is not full waits for more calls
+// (up to the batch delay since its first arrived), and the call that fills
+// it starts the commit at once.
+func TestSmallBatchWaitsToFill(t *testing.T) {
+	db := openBatchDB(t, 0)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var first uint64
+	var once sync.Once
+	done := make(chan error, 1)
+	go func() {
+		done <- db.Update(func(st signflow.Tx) error {
+			once.Do(func() { close(entered); <-release })
+			return putMeta("first", &first)(st)
+		})
+	}()
+	<-entered
+	// Read by the writer only after release: longer than the test may run.
+	db.bolt.MaxBatchDelay = time.Hour
+	ids := make([]uint64, fullBatch)
+	errs := make(chan error, fullBatch)
+	update := func(i int) { errs <- db.Update(putMeta(fmt.Sprint("k", i), &ids[i])) }
+	go update(0)
+	go update(1)
+	waitQueued(t, db, 2)
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for gathering := false; !gathering; runtime.Gosched() {
+		db.batcher.mu.Lock()
+		gathering = db.batcher.gathering
+		db.batcher.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("the writer does not wait for the batch to fill")
+		}
+	}
+	for i := 2; i < fullBatch; i++ {
+		go update(i)
+	}
+	for range fullBatch {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range ids {
+		if id != ids[0] || id <= first {
+			t.Fatalf("write transactions: first %d, the batch's %v", first, ids)
+		}
+	}
+}

@@ -42,20 +42,22 @@ func countKeys(in, status, template string) (all, byStatus, byTemplate, both []b
 	return key("a"), key("s", status), key("t", template), key("x", template, "\x00", status)
 }
 
-// addCount adds delta to the counts of one party's contract entry; the
-// totals (all, by template) change only when an entry comes or goes.
-func addCount(b *cursorBucket, in, status, template string, delta int64, withTotals bool) error {
+// countsOf is the keys of one party's contract entry whose counts change
+// by its delta: the totals (all, by template) only when an entry comes or
+// goes.
+func countsOf(in, status, template string, withTotals bool) [][]byte {
 	all, byStatus, byTemplate, both := countKeys(in, status, template)
 	keys := [4][]byte{byStatus, both, all, byTemplate}
-	n := 2
 	if withTotals {
-		n = 4
+		return keys[:]
 	}
-	values := make([]byte, 8*n) // bbolt keeps the values until the commit
-	for i, k := range keys[:n] {
-		v := values[8*i : 8*i+8 : 8*i+8]
-		binary.BigEndian.PutUint64(v, uint64(max(int64(readCount(b.Get(k)))+delta, 0)))
-		if err := b.Put(k, v); err != nil {
+	return keys[:2]
+}
+
+// addCount adds delta to the counts of one party's contract entry.
+func (t *tx) addCount(in, status, template string, delta int64, withTotals bool) error {
+	for _, k := range countsOf(in, status, template, withTotals) {
+		if err := t.addTo(bucketContractCounts, k, delta, false); err != nil {
 			return err
 		}
 	}
@@ -74,40 +76,36 @@ func pairCountKey(in, other, template, status string) []byte {
 	return []byte(in + "\x00p" + other + "\x00" + template + "\x00" + status)
 }
 
-// addPairCount adds delta to a party's count with one counterparty.
-func addPairCount(b *cursorBucket, in, other, status, template string, delta int64) error {
-	k := pairCountKey(in, other, template, status)
-	if n := int64(readCount(b.Get(k))) + delta; n > 0 {
-		return b.Put(k, seq8(uint64(n)))
-	}
-	return b.Delete(k)
+// addPairCount adds delta to a party's count with one counterparty; the
+// count goes when it drops to 0.
+func (t *tx) addPairCount(in, other, status, template string, delta int64) error {
+	return t.addTo(bucketContractCounts, pairCountKey(in, other, template, status), delta, true)
 }
 
 // recount moves a party's counts from the summary it had (nil when new)
 // to the contract's present one.
 func (t *tx) recount(in string, old []byte, c *signflow.Contract) error {
-	b := t.reader(bucketContractCounts)
 	other := c.Counterparty(in)
 	if old == nil {
-		if err := addPairCount(b, in, other, c.Status, c.TemplateID, 1); err != nil {
+		if err := t.addPairCount(in, other, c.Status, c.TemplateID, 1); err != nil {
 			return err
 		}
-		return addCount(b, in, c.Status, c.TemplateID, 1, true)
+		return t.addCount(in, c.Status, c.TemplateID, 1, true)
 	}
 	status, _ := cut(old)
 	if string(status) == c.Status {
 		return nil
 	}
-	if err := addPairCount(b, in, other, string(status), c.TemplateID, -1); err != nil {
+	if err := t.addPairCount(in, other, string(status), c.TemplateID, -1); err != nil {
 		return err
 	}
-	if err := addPairCount(b, in, other, c.Status, c.TemplateID, 1); err != nil {
+	if err := t.addPairCount(in, other, c.Status, c.TemplateID, 1); err != nil {
 		return err
 	}
-	if err := addCount(b, in, string(status), c.TemplateID, -1, false); err != nil {
+	if err := t.addCount(in, string(status), c.TemplateID, -1, false); err != nil {
 		return err
 	}
-	return addCount(b, in, c.Status, c.TemplateID, 1, false)
+	return t.addCount(in, c.Status, c.TemplateID, 1, false)
 }
 
 // countMatches answers how many of the owner's contracts pass the filter,
@@ -175,7 +173,12 @@ func createContractCounts(btx *bolt.Tx) error {
 		}
 		status, rest := cut(v)
 		template, _ := cut(rest)
-		return addCount(counts, string(k[:i]), string(status), string(template), 1, true)
+		for _, key := range countsOf(string(k[:i]), string(status), string(template), true) {
+			if err := putCount(counts, key, 1, false); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

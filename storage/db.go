@@ -70,6 +70,10 @@ type DB struct {
 	lastWrite atomic.Uint64
 	// batcher gathers Updates into shared transactions (batch.go).
 	batcher batcher
+	// write is the tx of the write transaction under way, shared by its
+	// Update functions; only the writer holding bbolt's lock touches it
+	// (write_state.go).
+	write *tx
 }
 
 // Options tune how the file is opened.
@@ -124,7 +128,7 @@ func (db *DB) Bolt() *bolt.DB { return db.bolt }
 
 // Update runs fn in a batched write transaction; fn may run more than once.
 func (db *DB) Update(fn func(signflow.Tx) error) error {
-	return db.batch(func(btx *bolt.Tx) error { db.noteCommit(btx); return fn(&tx{b: btx, db: db}) })
+	return db.batch(func(btx *bolt.Tx) error { return fn(db.writeTx(btx)) })
 }
 
 // View runs fn in a read transaction. Records it reads may share their

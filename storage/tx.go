@@ -17,6 +17,8 @@ type tx struct {
 	// stored holds, in a write, the index places of the deliveries it has
 	// read or written (deliveries.go).
 	stored map[string]storedDelivery
+	// w is shared by the functions of one batched write (write_state.go).
+	w *writeState
 }
 
 // openBucket is a bucket handle already found in this transaction.
@@ -66,13 +68,22 @@ func (t *tx) reader(name []byte) *cursorBucket {
 // handle is the transaction's entry of the named bucket, valid until the
 // next bucket is opened.
 func (t *tx) handle(name []byte) *openBucket {
+	if t.countsPending(name) {
+		if err := t.flushDeltas(); err != nil && t.w.err == nil {
+			t.w.err = err
+		}
+	}
 	for i := range t.open {
 		if t.open[i].name == &name[0] {
 			return &t.open[i]
 		}
 	}
 	b := t.b.Bucket(name)
-	if b != nil && t.b.Writable() && appendOrdered(name) {
+	if b == nil {
+		// Not kept: a later function of the batch may make the bucket.
+		return &openBucket{name: &name[0]}
+	}
+	if t.b.Writable() && appendOrdered(name) {
 		b.FillPercent = appendFill
 	}
 	if t.open == nil {
