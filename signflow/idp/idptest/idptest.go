@@ -9,6 +9,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -31,6 +33,11 @@ type Provider struct {
 	TokenStatus int
 	// TokenDelay holds the token endpoint's answer back.
 	TokenDelay time.Duration
+	// OpenerPolicy, when set, is the Cross-Origin-Opener-Policy of a page
+	// the authorize endpoint answers instead of its redirect, the page
+	// going on to the client: as a provider's own page would, it cuts the
+	// popup's link to the page that opened it.
+	OpenerPolicy string
 	// UserinfoStatus, when set, is the status the userinfo endpoint answers.
 	UserinfoStatus int
 	exchanges      int
@@ -104,6 +111,12 @@ func (p *Provider) authorize(w http.ResponseWriter, r *http.Request) {
 	v.Set("code", code)
 	v.Set("state", q.Get("state"))
 	back.RawQuery = v.Encode()
+	if p.OpenerPolicy != "" {
+		w.Header().Set("Cross-Origin-Opener-Policy", p.OpenerPolicy)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><meta http-equiv="refresh" content="0; url=%s"><title>Provider</title>`, html.EscapeString(back.String()))
+		return
+	}
 	http.Redirect(w, r, back.String(), http.StatusFound)
 }
 
