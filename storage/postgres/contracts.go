@@ -97,9 +97,8 @@ func (t *tx) NextContractSeq() (uint64, error) {
 // changes only the status of the party rows, and the counts when the
 // status moves.
 func (t *tx) PutContract(c *signflow.Contract) error {
-	if !t.writable {
-		t.fail(errReadOnly)
-		return errReadOnly
+	if err := t.mayWrite(); err != nil {
+		return err
 	}
 	data, err := json.Marshal(c)
 	if err != nil {

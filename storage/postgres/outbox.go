@@ -21,13 +21,12 @@ var deliveries = newTable("deliveries", "Delivery", []string{"id"},
 // AddDelivery puts a new outbox row at the end of the queue; the database
 // numbers it.
 func (t *tx) AddDelivery(d *signflow.Delivery) error {
+	if err := t.mayWrite(); err != nil {
+		return err
+	}
 	data, err := json.Marshal(d)
 	if err != nil {
 		return err
-	}
-	if !t.writable {
-		t.fail(errReadOnly)
-		return errReadOnly
 	}
 	r := pendingRows[deliveryRows](t)
 	r.ids, r.contracts, r.targets = append(r.ids, d.ID), append(r.contracts, d.ContractID), append(r.targets, d.Target)

@@ -80,13 +80,12 @@ func (t *tx) sessions(sql string, args ...any) ([]*signflow.SignSession, error) 
 }
 
 func (t *tx) AddAudit(e *signflow.AuditEvent) error {
+	if err := t.mayWrite(); err != nil {
+		return err
+	}
 	data, err := json.Marshal(e)
 	if err != nil {
 		return err
-	}
-	if !t.writable {
-		t.fail(errReadOnly)
-		return errReadOnly
 	}
 	r := pendingRows[auditRows](t)
 	r.contracts, r.data = append(r.contracts, e.ContractID), append(r.data, data)

@@ -80,10 +80,19 @@ func newTx(ctx context.Context, pg querier, writable bool) *tx {
 // errReadOnly refuses a write in View, as bbolt does.
 var errReadOnly = errors.New("postgres: a write in a read-only transaction")
 
-// queue adds a write to the next round trip; check, when set, judges its outcome.
-func (t *tx) queue(check func(pgconn.CommandTag) error, sql string, args ...any) {
+// mayWrite refuses a write in a read-only transaction, which then cannot
+// commit either.
+func (t *tx) mayWrite() error {
 	if !t.writable {
 		t.fail(errReadOnly)
+		return errReadOnly
+	}
+	return nil
+}
+
+// queue adds a write to the next round trip; check, when set, judges its outcome.
+func (t *tx) queue(check func(pgconn.CommandTag) error, sql string, args ...any) {
+	if t.mayWrite() != nil {
 		return
 	}
 	t.queueRows()
@@ -327,9 +336,8 @@ func (t *tx) saw(tb *table, key []any, ver int64) {
 // write queues the record's write: an update of the version read, an
 // insert where it was read as absent, else an upsert.
 func (t *tx) write(tb *table, key, cols []any, v any) error {
-	if !t.writable {
-		t.fail(errReadOnly)
-		return errReadOnly
+	if err := t.mayWrite(); err != nil {
+		return err
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
