@@ -32,6 +32,23 @@ func putMeta(name string, id *uint64) func(signflow.Tx) error {
 	}
 }
 
+// holdWriter starts an Update of fn whose first run holds the writer
+// until release is called (a batch may run fn again), so that the calls
+// made meanwhile queue for the next batch; done gets the Update's outcome.
+func holdWriter(db *DB, fn func(signflow.Tx) error) (release func(), done <-chan error) {
+	entered, hold := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	out := make(chan error, 1)
+	go func() {
+		out <- db.Update(func(st signflow.Tx) error {
+			once.Do(func() { close(entered); <-hold })
+			return fn(st)
+		})
+	}()
+	<-entered
+	return func() { close(hold) }, out
+}
+
 // waitQueued waits until n calls wait for the writer.
 func waitQueued(t *testing.T, db *DB, n int) {
 	t.Helper()
@@ -55,17 +72,8 @@ func waitQueued(t *testing.T, db *DB, n int) {
 // do not each pay a commit of their own.
 func TestUpdatesWhileCommittingShareTheNextCommit(t *testing.T) {
 	db := openBatchDB(t, 0)
-	entered, release := make(chan struct{}), make(chan struct{})
 	var first uint64
-	var once sync.Once
-	done := make(chan error, 1)
-	go func() {
-		done <- db.Update(func(st signflow.Tx) error {
-			once.Do(func() { close(entered); <-release })
-			return putMeta("first", &first)(st)
-		})
-	}()
-	<-entered
+	release, done := holdWriter(db, putMeta("first", &first))
 	const n = 10
 	ids := make([]uint64, n)
 	errs := make(chan error, n)
@@ -73,7 +81,7 @@ func TestUpdatesWhileCommittingShareTheNextCommit(t *testing.T) {
 		go func() { errs <- db.Update(putMeta(fmt.Sprint("k", i), &ids[i])) }()
 	}
 	waitQueued(t, db, n)
-	close(release)
+	release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -107,14 +115,8 @@ func TestUpdatesWhileCommittingShareTheNextCommit(t *testing.T) {
 // writes are not kept, and the others in the batch commit.
 func TestABatchGoesOnWithoutAFailedCall(t *testing.T) {
 	db := openBatchDB(t, 0)
-	entered, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
 	var first uint64
-	go db.Update(func(st signflow.Tx) error {
-		once.Do(func() { close(entered); <-release })
-		return putMeta("first", &first)(st)
-	})
-	<-entered
+	release, _ := holdWriter(db, putMeta("first", &first))
 	refused := errors.New("refused")
 	var ids [4]uint64
 	var wg sync.WaitGroup
@@ -143,7 +145,7 @@ func TestABatchGoesOnWithoutAFailedCall(t *testing.T) {
 		}()
 	}
 	waitQueued(t, db, 4)
-	close(release)
+	release()
 	wg.Wait()
 	if outcome[0] != nil || outcome[3] != nil {
 		t.Fatalf("the good calls: %v, %v", outcome[0], outcome[3])
@@ -175,17 +177,8 @@ func TestABatchGoesOnWithoutAFailedCall(t *testing.T) {
 // it starts the commit at once.
 func TestSmallBatchWaitsToFill(t *testing.T) {
 	db := openBatchDB(t, 0)
-	entered, release := make(chan struct{}), make(chan struct{})
 	var first uint64
-	var once sync.Once
-	done := make(chan error, 1)
-	go func() {
-		done <- db.Update(func(st signflow.Tx) error {
-			once.Do(func() { close(entered); <-release })
-			return putMeta("first", &first)(st)
-		})
-	}()
-	<-entered
+	release, done := holdWriter(db, putMeta("first", &first))
 	// Read by the writer only after release: longer than the test may run.
 	db.bolt.MaxBatchDelay = time.Hour
 	ids := make([]uint64, fullBatch)
@@ -194,7 +187,7 @@ func TestSmallBatchWaitsToFill(t *testing.T) {
 	go update(0)
 	go update(1)
 	waitQueued(t, db, 2)
-	close(release)
+	release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

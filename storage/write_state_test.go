@@ -28,16 +28,7 @@ func TestCountsAddedUpOverABatch(t *testing.T) {
 		}
 		return p.Total
 	}
-	entered, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	first := make(chan error, 1)
-	go func() {
-		first <- db.Update(func(st signflow.Tx) error {
-			once.Do(func() { close(entered); <-release })
-			return st.PutContract(contract(1, signflow.StatusCreated))
-		})
-	}()
-	<-entered
+	release, first := holdWriter(db, func(st signflow.Tx) error { return st.PutContract(contract(1, signflow.StatusCreated)) })
 
 	refused := errors.New("refused")
 	ids := make([]uint64, 8)
@@ -69,7 +60,7 @@ func TestCountsAddedUpOverABatch(t *testing.T) {
 		}()
 	}
 	waitQueued(t, db, 8)
-	close(release)
+	release()
 	wg.Wait()
 	if err := <-first; err != nil {
 		t.Fatal(err)
@@ -129,13 +120,7 @@ func TestCountsAddedUpOverABatch(t *testing.T) {
 func TestBatchSeesABucketMadeInIt(t *testing.T) {
 	db := openBatchDB(t, 0)
 	later := []byte("made_later")
-	entered, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	go db.Update(func(st signflow.Tx) error {
-		once.Do(func() { close(entered); <-release })
-		return nil
-	})
-	<-entered
+	release, _ := holdWriter(db, func(signflow.Tx) error { return nil })
 	found := make([]bool, 3)
 	errs := make(chan error, 3)
 	steps := []func(*tx) error{
@@ -147,7 +132,7 @@ func TestBatchSeesABucketMadeInIt(t *testing.T) {
 		go func() { errs <- db.Update(func(st signflow.Tx) error { return step(st.(*tx)) }) }()
 		waitQueued(t, db, i+1)
 	}
-	close(release)
+	release()
 	for range steps {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
