@@ -27,11 +27,14 @@ var (
 func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN+" "+c.BuyerIN) }
 
 // putEverywhere writes the contract's entry in contract_all and moves the
-// global counts from the entry it had.
-func (t *tx) putEverywhere(c *signflow.Contract) error {
+// global counts from the entry it had (none when fresh).
+func (t *tx) putEverywhere(c *signflow.Contract, fresh bool) error {
 	all := t.reader(bucketContractAll)
 	key := seq8(c.Seq)
-	old := all.Get(key)
+	var old []byte
+	if !fresh {
+		old = all.Get(key)
+	}
 	if old == nil {
 		if err := t.addStat("d"+signflow.Day(c.CreatedAt), 1); err != nil {
 			return err
@@ -240,7 +243,7 @@ func createContractAll(btx *bolt.Tx) error {
 		if err := json.Unmarshal(v, c); err != nil {
 			return err
 		}
-		return t.putEverywhere(c)
+		return t.putEverywhere(c, false)
 	})
 	if err != nil {
 		return err

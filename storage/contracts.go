@@ -16,7 +16,25 @@ func (t *tx) Contract(id string) (*signflow.Contract, error) {
 	return v, t.get(bucketContracts, []byte(id), v, "Contract")
 }
 
-func (t *tx) NextContractSeq() (uint64, error) { return t.bucket(bucketContracts).NextSequence() }
+func (t *tx) NextContractSeq() (uint64, error) {
+	seq, err := t.bucket(bucketContracts).NextSequence()
+	if err == nil {
+		t.fresh = append(t.fresh, seq)
+	}
+	return seq, err
+}
+
+// isFresh reports whether c's sequence was taken in this transaction and
+// no contract was written with it yet, and marks it written: a create's
+// index entries are new, so they are not looked for.
+func (t *tx) isFresh(c *signflow.Contract) bool {
+	i := slices.Index(t.fresh, c.Seq)
+	if i < 0 {
+		return false
+	}
+	t.fresh = slices.Delete(t.fresh, i, i+1)
+	return true
+}
 
 // PutContract writes the contract and its index entries. Parties, number,
 // template and sequence never change after creation, so the index keys of
@@ -25,12 +43,17 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.bucket(bucketContractNumbers).Put([]byte(c.Number), []byte(c.ID)); err != nil {
 		return err
 	}
+	fresh := t.isFresh(c)
 	party, pair := t.reader(bucketContractParty), t.bucket(bucketContractPair)
 	for _, in := range []string{c.BuyerIN, c.SellerIN} {
 		other := c.Counterparty(in)
 		sum := summary(c, other)
 		key := join([]byte(in), seq8(c.Seq))
-		if err := t.recount(in, party.Get(key), c); err != nil {
+		var old []byte
+		if !fresh {
+			old = party.Get(key)
+		}
+		if err := t.recount(in, old, c); err != nil {
 			return err
 		}
 		if err := party.Put(key, sum); err != nil {
@@ -40,7 +63,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 			return err
 		}
 	}
-	if err := t.putEverywhere(c); err != nil {
+	if err := t.putEverywhere(c, fresh); err != nil {
 		return err
 	}
 	if err := t.putWitnesses(c); err != nil {

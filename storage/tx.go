@@ -19,6 +19,9 @@ type tx struct {
 	stored map[string]storedDelivery
 	// w is shared by the functions of one batched write (write_state.go).
 	w *writeState
+	// fresh are the contract numbers this transaction took and has not yet
+	// written a contract with: no index entry can hold them (contracts.go).
+	fresh []uint64
 }
 
 // openBucket is a bucket handle already found in this transaction.
