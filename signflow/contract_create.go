@@ -123,6 +123,9 @@ func (s *Service) prepareContract(a *Access, in *ContractInput) (*Contract, erro
 func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor Actor) (*Contract, error) {
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
 	terms := termsBeforeNumber(c)
+	if p, ok := s.store.(contractPreparer); ok {
+		defer p.PrepareContract(c)()
+	}
 	var out *Contract
 	var texts []queuedText
 	err := s.store.Update(func(tx Tx) (err error) {

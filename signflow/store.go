@@ -12,6 +12,15 @@ type Store interface {
 	View(fn func(Tx) error) error
 }
 
+// contractPreparer is a Store that encodes, before a create's write, the
+// part of the new contract's record the write leaves as it is (on bbolt,
+// whose batched write runs its functions one after another). The write
+// puts c before release is called, and changes none of c's fields but
+// Seq, Number, Hash, Parties and Witnesses in between.
+type contractPreparer interface {
+	PrepareContract(c *Contract) (release func())
+}
+
 // Tx is one transaction over every entity. Getters return ENOTFOUND when
 // the record is absent. Put methods keep secondary indexes in step.
 type Tx interface {

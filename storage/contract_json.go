@@ -57,10 +57,23 @@ func encodeAudit(e *signflow.AuditEvent) ([]byte, error) {
 // pointer pays a write barrier on every append while the GC marks.)
 
 func appendContractRecord(b []byte, c *signflow.Contract, bad *bool) []byte {
+	b = appendRecordHead(b, c)
+	b = appendRecordTerms(b, c, bad)
+	return appendRecordTail(b, c, bad)
+}
+
+// A record is written in three parts: the head (id, sequence, number) and
+// the tail (from the hash on), which a create sets in its batched write,
+// and the terms between them, which it does not change (prepare.go).
+
+func appendRecordHead(b []byte, c *signflow.Contract) []byte {
 	b = append(b, `{"id":`...)
 	b = signflow.AppendJSONString(b, c.ID)
 	b = strconv.AppendUint(append(b, `,"seq":`...), c.Seq, 10)
-	b = appendField(b, "number", c.Number)
+	return appendField(b, "number", c.Number)
+}
+
+func appendRecordTerms(b []byte, c *signflow.Contract, bad *bool) []byte {
 	b = appendField(b, "status", c.Status)
 	b = appendField(b, "purpose", c.Purpose)
 	b = appendField(b, "buyerStatus", c.BuyerStatus)
@@ -83,7 +96,10 @@ func appendContractRecord(b []byte, c *signflow.Contract, bad *bool) []byte {
 	b = append(b, `,"products":`...)
 	b = appendProducts(b, c.Products, bad)
 	b = appendOmitField(b, "appId", c.AppID)
-	b = appendOmitField(b, "keyId", c.KeyID)
+	return appendOmitField(b, "keyId", c.KeyID)
+}
+
+func appendRecordTail(b []byte, c *signflow.Contract, bad *bool) []byte {
 	b = appendField(b, "hash", c.Hash)
 	if len(c.Signatures) > 0 {
 		b = append(b, `,"signatures":`...)

@@ -69,7 +69,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.putWitnesses(c); err != nil {
 		return err
 	}
-	data, err := encodeContract(c)
+	data, err := t.encodeRecord(c)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,9 @@ type DB struct {
 	// Update functions; only the writer holding bbolt's lock touches it
 	// (write_state.go).
 	write *tx
+	// prepared holds the creates' records encoded before their write, by
+	// contract (contract_prepare.go).
+	prepared sync.Map
 }
 
 // Options tune how the file is opened.

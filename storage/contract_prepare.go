@@ -1,0 +1,71 @@
+package storage
+
+import (
+	"contracts/signflow"
+)
+
+// A create's record is mostly its terms (values, products, payments),
+// which its batched write, whose functions run one after another, does not
+// change: PrepareContract encodes them on the caller's goroutine, with room
+// before them for the head, and the write fills the head and appends the
+// tail in place (spliceRecord). contract_prepare_test.go holds the result
+// to encodeContract's.
+
+// preparedRecord is a new contract's terms, encoded at buf[room:].
+type preparedRecord struct {
+	buf  []byte
+	room int
+}
+
+// headRoom holds the head of a record with an id of up to 48 bytes and a
+// number of up to 32 (a create's is the year and the sequence): a longer
+// one takes the plain way.
+const headRoom = len(`{"id":"","seq":18446744073709551615,"number":""`) + 48 + 32
+
+// tailRoom is what is kept for the tail: the hash, the parties' details,
+// the dates and the witnesses of a typical create.
+const tailRoom = 1024
+
+// PrepareContract encodes c's terms for its create's write, which is to
+// call PutContract with c before release; until then c's fields but Seq,
+// Number, Hash, Parties and Witnesses must not change (signflow's
+// writeContract). A contract whose terms the hand encoder does not write
+// is left to the plain way.
+func (db *DB) PrepareContract(c *signflow.Contract) (release func()) {
+	var bad bool
+	buf := appendRecordTerms(make([]byte, headRoom, headRoom+len(c.Values)*256+len(c.Products)*256+512+tailRoom), c, &bad)
+	if bad {
+		return func() {}
+	}
+	db.prepared.Store(c, &preparedRecord{buf: buf, room: headRoom})
+	return func() { db.prepared.Delete(c) }
+}
+
+// encodeRecord is encodeContract(c), spliced into c's prepared terms when
+// it has some; they serve one write (a batch that runs its function again
+// takes the plain way).
+func (t *tx) encodeRecord(c *signflow.Contract) ([]byte, error) {
+	if t.db != nil {
+		if p, ok := t.db.prepared.LoadAndDelete(c); ok {
+			if b, ok := p.(*preparedRecord).splice(c); ok {
+				return b, nil
+			}
+		}
+	}
+	return encodeContract(c)
+}
+
+// splice writes c's head before the terms and its tail after them; false
+// when the head has no room or the tail is not the hand encoder's.
+func (p *preparedRecord) splice(c *signflow.Contract) ([]byte, bool) {
+	var head [headRoom]byte
+	h := appendRecordHead(head[:0], c)
+	if len(h) > p.room {
+		return nil, false
+	}
+	var bad bool
+	start := p.room - len(h)
+	copy(p.buf[start:], h)
+	b := appendRecordTail(p.buf, c, &bad)
+	return b[start:], !bad
+}
