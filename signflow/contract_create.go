@@ -124,7 +124,8 @@ func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
 	terms := termsBeforeNumber(c)
 	if p, ok := s.store.(contractPreparer); ok {
-		defer p.PrepareContract(c)()
+		p.PrepareContract(c)
+		defer p.ReleaseContract(c)
 	}
 	var out *Contract
 	var texts []queuedText

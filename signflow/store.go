@@ -15,10 +15,11 @@ type Store interface {
 // contractPreparer is a Store that encodes, before a create's write, the
 // part of the new contract's record the write leaves as it is (on bbolt,
 // whose batched write runs its functions one after another). The write
-// puts c before release is called, and changes none of c's fields but
-// Seq, Number, Hash, Parties and Witnesses in between.
+// puts c before ReleaseContract is called, and changes none of c's fields
+// but Seq, Number, Hash, Parties and Witnesses in between.
 type contractPreparer interface {
-	PrepareContract(c *Contract) (release func())
+	PrepareContract(c *Contract)
+	ReleaseContract(c *Contract)
 }
 
 // Tx is one transaction over every entity. Getters return ENOTFOUND when

@@ -1,6 +1,9 @@
 package storage
 
 import (
+	"slices"
+	"sync"
+
 	"contracts/signflow"
 )
 
@@ -22,23 +25,50 @@ type preparedRecord struct {
 // one takes the plain way.
 const headRoom = len(`{"id":"","seq":18446744073709551615,"number":""`) + 48 + 32
 
-// tailRoom is what is kept for the tail: the hash, the parties' details,
-// the dates and the witnesses of a typical create.
-const tailRoom = 1024
+// tailRoom is what is kept for the tail: the hash, the parties' details
+// and the dates of a typical create (550 bytes).
+const tailRoom = 768
 
 // PrepareContract encodes c's terms for its create's write, which is to
-// call PutContract with c before release; until then c's fields but Seq,
-// Number, Hash, Parties and Witnesses must not change (signflow's
+// call PutContract with c before ReleaseContract(c); until then c's fields
+// but Seq, Number, Hash, Parties and Witnesses must not change (signflow's
 // writeContract). A contract whose terms the hand encoder does not write
 // is left to the plain way.
-func (db *DB) PrepareContract(c *signflow.Contract) (release func()) {
+func (db *DB) PrepareContract(c *signflow.Contract) {
 	var bad bool
-	buf := appendRecordTerms(make([]byte, headRoom, headRoom+len(c.Values)*256+len(c.Products)*256+512+tailRoom), c, &bad)
+	buf := appendRecordTerms(make([]byte, headRoom, headRoom+2048), c, &bad)
 	if bad {
-		return func() {}
+		return
 	}
-	db.prepared.Store(c, &preparedRecord{buf: buf, room: headRoom})
-	return func() { db.prepared.Delete(c) }
+	buf = slices.Grow(buf, tailRoom) // here rather than in the write
+	p := &db.prepared
+	p.mu.Lock()
+	if p.m == nil {
+		p.m = make(map[*signflow.Contract]preparedRecord)
+	}
+	p.m[c] = preparedRecord{buf: buf, room: headRoom}
+	p.mu.Unlock()
+}
+
+// ReleaseContract lets c's prepared terms go, if its write left them.
+func (db *DB) ReleaseContract(c *signflow.Contract) { db.prepared.take(c) }
+
+// preparedRecords are the creates' terms encoded before their write, by
+// contract.
+type preparedRecords struct {
+	mu sync.Mutex
+	m  map[*signflow.Contract]preparedRecord
+}
+
+// take removes c's prepared terms and returns them, if there were some.
+func (p *preparedRecords) take(c *signflow.Contract) (preparedRecord, bool) {
+	p.mu.Lock()
+	r, ok := p.m[c]
+	if ok {
+		delete(p.m, c)
+	}
+	p.mu.Unlock()
+	return r, ok
 }
 
 // encodeRecord is encodeContract(c), spliced into c's prepared terms when
@@ -46,8 +76,8 @@ func (db *DB) PrepareContract(c *signflow.Contract) (release func()) {
 // takes the plain way).
 func (t *tx) encodeRecord(c *signflow.Contract) ([]byte, error) {
 	if t.db != nil {
-		if p, ok := t.db.prepared.LoadAndDelete(c); ok {
-			if b, ok := p.(*preparedRecord).splice(c); ok {
+		if p, ok := t.db.prepared.take(c); ok {
+			if b, ok := p.splice(c); ok {
 				return b, nil
 			}
 		}
@@ -57,7 +87,7 @@ func (t *tx) encodeRecord(c *signflow.Contract) ([]byte, error) {
 
 // splice writes c's head before the terms and its tail after them; false
 // when the head has no room or the tail is not the hand encoder's.
-func (p *preparedRecord) splice(c *signflow.Contract) ([]byte, bool) {
+func (p preparedRecord) splice(c *signflow.Contract) ([]byte, bool) {
 	var head [headRoom]byte
 	h := appendRecordHead(head[:0], c)
 	if len(h) > p.room {

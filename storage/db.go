@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -77,7 +76,7 @@ type DB struct {
 	write *tx
 	// prepared holds the creates' records encoded before their write, by
 	// contract (contract_prepare.go).
-	prepared sync.Map
+	prepared preparedRecords
 }
 
 // Options tune how the file is opened.
