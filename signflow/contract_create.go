@@ -1,7 +1,6 @@
 package signflow
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,7 +132,7 @@ func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor
 		if c.Seq, err = tx.NextContractSeq(); err != nil {
 			return err
 		}
-		c.Number = fmt.Sprintf("%d-%06d", c.CreatedAt.Year(), c.Seq)
+		c.Number = contractNumber(c.CreatedAt.Year(), c.Seq)
 		c.Hash = terms.hash(c)
 		if err := putChange(tx, c); err != nil {
 			return err
@@ -159,6 +158,19 @@ func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor
 		s.opt.Queue.Enqueue(t.phone, t.text)
 	}
 	return out, nil
+}
+
+// contractNumber is fmt.Sprintf("%d-%06d", year, seq) with one allocation:
+// a create numbers its contract in the batched write.
+func contractNumber(year int, seq uint64) string {
+	var buf [48]byte
+	b := append(strconv.AppendInt(buf[:0], int64(year), 10), '-')
+	var digits [20]byte
+	d := strconv.AppendUint(digits[:0], seq, 10)
+	for i := len(d); i < 6; i++ {
+		b = append(b, '0')
+	}
+	return string(append(b, d...))
 }
 
 func resolveParties(a *Access, in *ContractInput) error {

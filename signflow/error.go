@@ -67,10 +67,17 @@ func Errorf(code, format string, args ...any) *Error {
 
 // ErrorCode returns the code of err, EINTERNAL for anything that is not an *Error.
 func ErrorCode(err error) string {
-	var e *Error
 	if err == nil {
 		return ""
-	} else if errors.As(err, &e) {
+	} else if e, ok := err.(*Error); ok {
+		return e.Code // not wrapped: no errors.As, whose target is allocated on every call
+	}
+	return wrappedCode(err)
+}
+
+func wrappedCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
 		return e.Code
 	}
 	return EINTERNAL

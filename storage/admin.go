@@ -24,7 +24,7 @@ var (
 	bucketContractStats = []byte("contract_stats")
 )
 
-func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN+" "+c.BuyerIN) }
+func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN, c.BuyerIN) }
 
 // putEverywhere writes the contract's entry in contract_all and moves the
 // global counts from the entry it had (none when fresh).

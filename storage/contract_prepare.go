@@ -88,14 +88,14 @@ func (t *tx) encodeRecord(c *signflow.Contract) ([]byte, error) {
 // splice writes c's head before the terms and its tail after them; false
 // when the head has no room or the tail is not the hand encoder's.
 func (p preparedRecord) splice(c *signflow.Contract) ([]byte, bool) {
-	var head [headRoom]byte
-	h := appendRecordHead(head[:0], c)
-	if len(h) > p.room {
+	// The head is written at the start of the room, then moved to its end.
+	h := appendRecordHead(p.buf[:0:p.room], c)
+	if len(h) > p.room || &h[0] != &p.buf[0] {
 		return nil, false
 	}
 	var bad bool
 	start := p.room - len(h)
-	copy(p.buf[start:], h)
+	copy(p.buf[start:p.room], h)
 	b := appendRecordTail(p.buf, c, &bad)
 	return b[start:], !bad
 }

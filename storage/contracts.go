@@ -76,8 +76,21 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	return t.putData(bucketContracts, []byte(c.ID), data)
 }
 
-func summary(c *signflow.Contract, other string) []byte {
-	return []byte(c.Status + string(rune(sep)) + c.TemplateID + string(rune(sep)) + other + string(rune(sep)) + c.Number + string(rune(sep)) + c.ID)
+func summary(c *signflow.Contract, other ...string) []byte {
+	n := len(c.Status) + len(c.TemplateID) + len(c.Number) + len(c.ID) + 4
+	for _, o := range other {
+		n += len(o) + 1
+	}
+	b := append(append(make([]byte, 0, n), c.Status...), sep)
+	b = append(append(b, c.TemplateID...), sep)
+	for i, o := range other { // the parties of an entry of contract_all, space-separated
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, o...)
+	}
+	b = append(append(append(b, sep), c.Number...), sep)
+	return append(b, c.ID...)
 }
 
 // A summary's fields are cut only as far as a question needs them; the

@@ -110,3 +110,18 @@ func dumpBucket(t *testing.T, db *DB, name []byte) string {
 	}
 	return out.String()
 }
+
+// summary writes an index entry's fields as they were joined by string
+// concatenation before: status, template, counterparty (both parties in
+// contract_all), number and id, split by sep.
+func TestSummaryIsTheJoinedFields(t *testing.T) {
+	c := &signflow.Contract{Status: signflow.StatusActive, TemplateID: "01a20000-0000-7000-8000-000000000000",
+		Number: "2026-000042", ID: "01a20000-0000-7000-8000-000000000042", BuyerIN: "31234567890123", SellerIN: "301234567"}
+	s := string(rune(sep))
+	if got, want := string(summary(c, c.BuyerIN)), c.Status+s+c.TemplateID+s+c.BuyerIN+s+c.Number+s+c.ID; got != want {
+		t.Errorf("party entry %q, want %q", got, want)
+	}
+	if got, want := string(allSummary(c)), c.Status+s+c.TemplateID+s+c.SellerIN+" "+c.BuyerIN+s+c.Number+s+c.ID; got != want {
+		t.Errorf("contract_all entry %q, want %q", got, want)
+	}
+}
