@@ -26,8 +26,9 @@ type preparedRecord struct {
 const headRoom = len(`{"id":"","seq":18446744073709551615,"number":""`) + 48 + 32
 
 // tailRoom is what is kept for the tail: the hash, the parties' details
-// and the dates of a typical create (550 bytes).
-const tailRoom = 768
+// and the dates of a typical create (550 bytes, which with its terms fit
+// the 2 KiB the plain encoder takes).
+const tailRoom = 600
 
 // PrepareContract encodes c's terms for its create's write, which is to
 // call PutContract with c before ReleaseContract(c); until then c's fields
@@ -36,7 +37,7 @@ const tailRoom = 768
 // is left to the plain way.
 func (db *DB) PrepareContract(c *signflow.Contract) {
 	var bad bool
-	buf := appendRecordTerms(make([]byte, headRoom, headRoom+2048), c, &bad)
+	buf := appendRecordTerms(make([]byte, headRoom, 2048), c, &bad)
 	if bad {
 		return
 	}

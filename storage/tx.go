@@ -39,14 +39,20 @@ type cursorBucket struct {
 	cur *bolt.Cursor
 }
 
-// Get is bolt.Bucket's Get: the value at key, nil when there is none or
-// key names a nested bucket. A Seek starts from the root, so the cursor
-// stays right across writes.
-func (b *cursorBucket) Get(key []byte) []byte {
+// cursor is the kept cursor, for a walk that ends before the bucket's
+// next read or write: a Seek starts from the root, so it stays right
+// across writes.
+func (b *cursorBucket) cursor() *bolt.Cursor {
 	if b.cur == nil {
 		b.cur = b.Bucket.Cursor()
 	}
-	k, v := b.cur.Seek(key)
+	return b.cur
+}
+
+// Get is bolt.Bucket's Get: the value at key, nil when there is none or
+// key names a nested bucket.
+func (b *cursorBucket) Get(key []byte) []byte {
+	k, v := b.cursor().Seek(key)
 	if !bytes.Equal(k, key) {
 		return nil
 	}
@@ -200,7 +206,7 @@ func (t *tx) KeyByHash(hash []byte) (*signflow.APIKey, error) {
 func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 	var out []*signflow.APIKey
 	prefix := join([]byte(in), nil)
-	c := t.bucket(bucketKeyOwners).Cursor()
+	c := t.reader(bucketKeyOwners).cursor() // every create reads its parties' keys (webhook targets)
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 		key, err := t.Key(string(k[len(prefix):]))
 		if err != nil {
