@@ -87,10 +87,7 @@ func (t *tx) addPairCount(in, other, status, template string, delta int64) error
 func (t *tx) recount(in string, old []byte, c *signflow.Contract) error {
 	other := c.Counterparty(in)
 	if old == nil {
-		if err := t.addPairCount(in, other, c.Status, c.TemplateID, 1); err != nil {
-			return err
-		}
-		return t.addCount(in, c.Status, c.TemplateID, 1, true)
+		return t.addNewEntry(in, other, c.Status, c.TemplateID)
 	}
 	status, _ := cut(old)
 	if string(status) == c.Status {

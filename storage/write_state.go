@@ -16,8 +16,15 @@ type writeState struct {
 	// flushing is set while the deltas are written, so that the buckets
 	// they go to are opened without writing them first.
 	flushing bool
-	err      error // of a write of the counters before a read
+	err      error  // of a write of the counters before a read
+	last     *delta // the counter addTo added to last
+	// entries are the counters a new index entry adds to, by party and
+	// summary (addNewEntry), found once per batch.
+	entries map[newEntry]*[5]*delta
 }
+
+// newEntry is what the counts a new index entry changes depend on.
+type newEntry struct{ in, other, status, template string }
 
 // counters are the changes to the counters of one bucket, by key.
 type counters struct {
@@ -79,6 +86,41 @@ func (t *tx) addTo(bucket, key []byte, n int64, remove bool) error {
 	}
 	d.n += n
 	t.w.pending = true
+	t.w.last = d
+	return nil
+}
+
+// addNewEntry adds 1 to each count that a new index entry of party in
+// with counterparty other adds to (recount): a batch of creates by one
+// owner adds to the same five, whose counters are found by their keys the
+// first time only.
+func (t *tx) addNewEntry(in, other, status, template string) error {
+	k := newEntry{in, other, status, template}
+	if t.w != nil {
+		if ds := t.w.entries[k]; ds != nil {
+			for _, d := range ds {
+				d.n++
+			}
+			t.w.pending = true
+			return nil
+		}
+	}
+	var ds [5]*delta
+	keys := append(countsOf(in, status, template, true), pairCountKey(in, other, template, status))
+	for i, key := range keys {
+		if err := t.addTo(bucketContractCounts, key, 1, i == 4); err != nil {
+			return err
+		}
+		if t.w != nil {
+			ds[i] = t.w.last
+		}
+	}
+	if t.w != nil {
+		if t.w.entries == nil {
+			t.w.entries = make(map[newEntry]*[5]*delta)
+		}
+		t.w.entries[k] = &ds
+	}
 	return nil
 }
 
@@ -109,6 +151,7 @@ func (t *tx) flushDeltas() error {
 		}
 		clear(c.m)
 	}
+	clear(t.w.entries) // their counters are gone with the maps
 	t.w.pending = false
 	return nil
 }
