@@ -131,7 +131,7 @@ func (t *tx) get(bucket, key []byte, v any, what string) error {
 		if ok, found := t.db.cache.stable(bucket, key, snap, &t.db.stable, v); ok && found {
 			return nil
 		} else if ok {
-			return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
+			return notFound(what)
 		}
 	}
 	data := t.reader(bucket).Get(key)
@@ -139,12 +139,18 @@ func (t *tx) get(bucket, key []byte, v any, what string) error {
 		if snap != 0 {
 			t.db.cache.missing(bucket, key, snap)
 		}
-		return signflow.Errorf(signflow.ENOTFOUND, "%s not found.", what)
+		return notFound(what)
 	}
 	if t.cached(bucket) {
 		return t.db.cache.decode(bucket, key, data, v, snap)
 	}
 	return json.Unmarshal(data, v)
+}
+
+// notFound is Errorf(ENOTFOUND, "%s not found.", what) without fmt: every
+// create looks for its buyer's owner record, and most find none.
+func notFound(what string) error {
+	return &signflow.Error{Code: signflow.ENOTFOUND, Message: what + " not found."}
 }
 
 func (t *tx) put(bucket, key []byte, v any) error {
