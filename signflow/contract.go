@@ -158,8 +158,9 @@ func (c *Contract) setPartyStatus(in, status string) {
 // documentTerms is the canonical form of the contract's terms that
 // DocumentHash hashes: the JSON of a fixed structure, which
 // contract_terms_test.go keeps (plainTerms) and holds this writing to.
-func documentTerms(c *Contract) []byte {
-	b := make([]byte, 0, 1024)
+func documentTerms(c *Contract) []byte { return appendDocumentTerms(make([]byte, 0, 1024), c) }
+
+func appendDocumentTerms(b []byte, c *Contract) []byte {
 	b = AppendJSONString(append(b, `{"ID":`...), c.ID)
 	b = AppendJSONString(append(b, `,"Number":`...), c.Number)
 	b = AppendJSONString(append(b, `,"Template":`...), c.TemplateID)
@@ -251,35 +252,44 @@ func DocumentHash(c *Contract) string {
 // numberedTerms are a contract's terms, encoded before its number is
 // known, cut where the number goes: a create encodes them before its
 // batched write transaction, whose functions run one after another, and
-// only hashes them with the number inside it.
-type numberedTerms struct{ head, tail []byte }
+// only hashes them with the number inside it. The tail lies at buf[tailAt:]
+// with room before it, where hash writes the head and the number.
+type numberedTerms struct {
+	head, buf []byte
+	tailAt    int
+}
+
+// numberRoom is the room before the tail: a head with a UUID and a number
+// of up to 40 bytes fit.
+const numberRoom = 96
 
 // termsBeforeNumber encodes c's terms with an empty number. head is nil
 // when the encoding does not start as expected.
 func termsBeforeNumber(c *Contract) numberedTerms {
 	number := c.Number
 	c.Number = ""
-	b := documentTerms(c)
+	b := appendDocumentTerms(make([]byte, numberRoom, numberRoom+1024), c)
 	c.Number = number
 	id, _ := json.Marshal(c.ID)
 	head := append(append([]byte(`{"ID":`), id...), `,"Number":"`...)
-	if !bytes.HasPrefix(b, head) || len(b) <= len(head) || b[len(head)] != '"' {
+	terms := b[numberRoom:]
+	if !bytes.HasPrefix(terms, head) || len(terms) <= len(head) || terms[len(head)] != '"' {
 		return numberedTerms{}
 	}
-	return numberedTerms{head: b[:len(head)], tail: b[len(head):]}
+	return numberedTerms{head: head, buf: b, tailAt: numberRoom + len(head)}
 }
 
 // hash is DocumentHash(c) for c with the terms t was made of and its
 // number: a number is digits and dashes, which JSON writes as they are.
 func (t numberedTerms) hash(c *Contract) string {
-	if t.head == nil || strings.ContainsFunc(c.Number, func(r rune) bool { return r != '-' && (r < '0' || r > '9') }) {
+	start := t.tailAt - len(t.head) - len(c.Number)
+	if t.head == nil || start < 0 || strings.ContainsFunc(c.Number, func(r rune) bool { return r != '-' && (r < '0' || r > '9') }) {
 		return DocumentHash(c)
 	}
-	h := sha256.New()
-	h.Write(t.head)
-	h.Write([]byte(c.Number))
-	h.Write(t.tail)
-	return hex.EncodeToString(h.Sum(nil))
+	copy(t.buf[start:], t.head)
+	copy(t.buf[start+len(t.head):], c.Number)
+	sum := sha256.Sum256(t.buf[start:])
+	return hex.EncodeToString(sum[:])
 }
 
 func timeText(t *time.Time) string {
