@@ -30,10 +30,9 @@ func allSummary(c *signflow.Contract) []byte { return summary(c, c.SellerIN, c.B
 // global counts from the entry it had (none when fresh).
 func (t *tx) putEverywhere(c *signflow.Contract, fresh bool) error {
 	all := t.reader(bucketContractAll)
-	key := seq8(c.Seq)
 	var old []byte
 	if !fresh {
-		old = all.Get(key)
+		old = all.Get(t.tmpSeqKey(c.Seq))
 	}
 	if old == nil {
 		if err := t.addStat("d"+signflow.Day(c.CreatedAt), 1); err != nil {
@@ -44,12 +43,12 @@ func (t *tx) putEverywhere(c *signflow.Contract, fresh bool) error {
 			return err
 		}
 	} else {
-		return all.Put(key, allSummary(c))
+		return all.Put(t.tmpSeqKey(c.Seq), allSummary(c))
 	}
 	if err := t.addStat("s"+c.Status, 1); err != nil {
 		return err
 	}
-	return all.Put(key, allSummary(c))
+	return all.Put(t.tmpSeqKey(c.Seq), allSummary(c))
 }
 
 func (t *tx) addStat(key string, delta int64) error {

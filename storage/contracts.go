@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -40,7 +41,7 @@ func (t *tx) isFresh(c *signflow.Contract) bool {
 // template and sequence never change after creation, so the index keys of
 // a contract are stable and a rewrite only refreshes their summaries.
 func (t *tx) PutContract(c *signflow.Contract) error {
-	if err := t.bucket(bucketContractNumbers).Put([]byte(c.Number), []byte(c.ID)); err != nil {
+	if err := t.bucket(bucketContractNumbers).Put(t.tmpKey(c.Number), []byte(c.ID)); err != nil {
 		return err
 	}
 	fresh := t.isFresh(c)
@@ -48,18 +49,17 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	for _, in := range []string{c.BuyerIN, c.SellerIN} {
 		other := c.Counterparty(in)
 		sum := summary(c, other)
-		key := join([]byte(in), seq8(c.Seq))
 		var old []byte
 		if !fresh {
-			old = party.Get(key)
+			old = party.Get(t.tmpSeqKey(c.Seq, in))
 		}
 		if err := t.recount(in, old, c); err != nil {
 			return err
 		}
-		if err := party.Put(key, sum); err != nil {
+		if err := party.Put(t.tmpSeqKey(c.Seq, in), sum); err != nil {
 			return err
 		}
-		if err := pair.Put(join([]byte(in), []byte(other), seq8(c.Seq)), sum); err != nil {
+		if err := pair.Put(t.tmpSeqKey(c.Seq, in, other), sum); err != nil {
 			return err
 		}
 	}
@@ -73,7 +73,25 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err != nil {
 		return err
 	}
-	return t.putData(bucketContracts, []byte(c.ID), data)
+	return t.putData(bucketContracts, t.tmpKey(c.ID), data)
+}
+
+// tmpKey is s in the transaction's key buffer, which the next tmpKey or
+// tmpSeqKey overwrites: for a key that bbolt's Put copies, or a seek. A
+// create puts a dozen keys.
+func (t *tx) tmpKey(s string) []byte {
+	t.kb = append(t.kb[:0], s...)
+	return t.kb
+}
+
+// tmpSeqKey is join(parts..., seq8(seq)) in the key buffer (tmpKey).
+func (t *tx) tmpSeqKey(seq uint64, parts ...string) []byte {
+	b := t.kb[:0]
+	for _, p := range parts {
+		b = append(append(b, p...), 0)
+	}
+	t.kb = binary.BigEndian.AppendUint64(b, seq)
+	return t.kb
 }
 
 func summary(c *signflow.Contract, other ...string) []byte {

@@ -67,7 +67,7 @@ func (t *tx) AddAudit(e *signflow.AuditEvent) error {
 	if err != nil {
 		return err
 	}
-	return t.putData(bucketAudit, join([]byte(e.ContractID), seq8(seq)), data)
+	return t.putData(bucketAudit, t.tmpSeqKey(seq, e.ContractID), data)
 }
 
 func (t *tx) AuditEvents(contractID string) ([]*signflow.AuditEvent, error) {

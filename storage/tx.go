@@ -22,6 +22,8 @@ type tx struct {
 	// fresh are the contract numbers this transaction took and has not yet
 	// written a contract with: no index entry can hold them (contracts.go).
 	fresh []uint64
+	// kb is the buffer of the keys tmpKey makes (contracts.go).
+	kb []byte
 }
 
 // openBucket is a bucket handle already found in this transaction.
