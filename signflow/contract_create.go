@@ -160,19 +160,6 @@ func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor
 	return out, nil
 }
 
-// contractNumber is fmt.Sprintf("%d-%06d", year, seq) with one allocation:
-// a create numbers its contract in the batched write.
-func contractNumber(year int, seq uint64) string {
-	var buf [48]byte
-	b := append(strconv.AppendInt(buf[:0], int64(year), 10), '-')
-	var digits [20]byte
-	d := strconv.AppendUint(digits[:0], seq, 10)
-	for i := len(d); i < 6; i++ {
-		b = append(b, '0')
-	}
-	return string(append(b, d...))
-}
-
 func resolveParties(a *Access, in *ContractInput) error {
 	if in.BuyerIN == "" && in.SellerIN == "" {
 		return Errorf(EINVALID, "buyerIn and sellerIn: at least one must be given")
