@@ -299,7 +299,7 @@ func less4(a, b pairKey) bool {
 // writer does not use are gaps, as are those of a transaction rolled back.
 func (t *tx) nextSeq() (int64, error) {
 	if len(t.seqs) == 0 && t.seqsAhead > 1 {
-		rows, err := t.query("SELECT nextval('contract_seq') FROM generate_series(1, $1::int)", t.seqsAhead)
+		rows, err := t.query(seqsAheadSQL, t.seqsAhead)
 		if err != nil {
 			return 0, err
 		}
@@ -320,3 +320,6 @@ func (t *tx) nextSeq() (int64, error) {
 	err := t.queryRow([]any{&n}, "SELECT nextval('contract_seq')")
 	return n, err
 }
+
+// seqsAheadSQL takes $1 contract numbers.
+const seqsAheadSQL = "SELECT nextval('contract_seq') FROM generate_series(1, $1::int)"

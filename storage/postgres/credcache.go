@@ -85,6 +85,9 @@ func (t *tx) fedByCache(hit bool) {
 // transaction, with a contract or a memo's check in a read-only one, else
 // now.
 func (t *tx) CredentialsVersion() (uint64, error) {
+	if n, ok := t.trustedCredVer(); ok {
+		return uint64(n), nil
+	}
 	if t.credVer < 0 {
 		var n int64
 		if err := t.queryRow([]any{&n}, readCredVer); err != nil {

@@ -58,6 +58,11 @@ type tx struct {
 	// tplWritten whether the transaction wrote a template.
 	tpls       *tplCache
 	tplWritten bool
+	// trusted, in a create's read-only transaction (trust.go), receives
+	// what it took from the caches unread; trustCred is the credentials
+	// version it may take so, -1 none.
+	trusted   **trust
+	trustCred int64
 	// counts, pairs and stats are the count changes not yet queued
 	// (contracts.go), all of them in shard.
 	counts countDeltas

@@ -1,0 +1,136 @@
+package postgres
+
+import (
+	"slices"
+
+	"contracts/signflow"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// trust is what a create's read-only transaction took from the store's
+// caches without a round trip (signflow.Trusting): the credentials
+// version its caller's app was kept at, and the templates it was built
+// from, each at the row version and xmin the cache holds. The write
+// confirms them in its first round trip, with BEGIN, the credentials
+// version it reads there and the contract numbers it takes ahead, before
+// the create's fn runs; so a change committed on any node before that
+// write began is never written over.
+type trust struct {
+	credVer int64 // -1: not taken on trust
+	tpls    []keptRef
+}
+
+type keptRef struct {
+	id   string
+	ver  int64
+	xmin string
+}
+
+// ViewTrusting runs fn as View does, but a template kept with its xmin is
+// answered from the cache unread, and the credentials version, when the
+// transaction did not read it, is credVer; both go into the trust.
+func (s *Store) ViewTrusting(credVer int64, fn func(signflow.Tx) error) (any, error) {
+	var tr *trust
+	err := s.view(func(t *tx) { t.trusted, t.trustCred = &tr, credVer }, fn)
+	if err != nil || tr == nil {
+		return nil, err
+	}
+	return tr, nil
+}
+
+// UpdateTrusted runs fn as Update does, once its transaction has
+// confirmed what trust took on trust (nil: nothing).
+func (s *Store) UpdateTrusted(tr any, fn func(signflow.Tx) error) error {
+	t, _ := tr.(*trust)
+	return s.update1(fn, t)
+}
+
+// trust is the transaction's trust, begun at its first use.
+func (t *tx) trust() *trust {
+	if *t.trusted == nil {
+		*t.trusted = &trust{credVer: -1}
+	}
+	return *t.trusted
+}
+
+// trustedTemplate is the template id from the cache, taken on trust.
+func (t *tx) trustedTemplate(id string) (*signflow.Template, bool) {
+	if t.trusted == nil || t.tpls == nil || t.writable || !validText(id) {
+		return nil, false
+	}
+	e, ok := t.tpls.get(id)
+	if !ok || e.xmin == "" {
+		return nil, false
+	}
+	tr := t.trust()
+	tr.tpls = append(tr.tpls, keptRef{id, e.ver, e.xmin})
+	v := e.t
+	return &v, true
+}
+
+// trustedCredVer is the credentials version taken on trust, when the
+// transaction has not read it.
+func (t *tx) trustedCredVer() (int64, bool) {
+	if t.trusted == nil || t.credVer >= 0 || t.trustCred < 0 {
+		return 0, false
+	}
+	t.trust().credVer = t.trustCred
+	return t.trustCred, true
+}
+
+// confirm reads what trusts took on trust, as the first statements of
+// the write transaction, and reports which of them hold. The same round
+// trip takes the contract numbers of the transaction's writers (one at
+// least: each trust is a create's).
+func (t *tx) confirm(trusts []*trust) ([]bool, error) {
+	var ids []string
+	for _, tr := range trusts {
+		if tr != nil {
+			for _, k := range tr.tpls {
+				ids = append(ids, k.id)
+			}
+		}
+	}
+	var b pgx.Batch
+	type row struct {
+		ver  int64
+		xmin string
+	}
+	rows := map[string]row{}
+	if len(ids) > 0 {
+		b.Queue("SELECT id, ver, xmin::text FROM templates WHERE id = ANY($1)", ids).Query(func(rs pgx.Rows) error {
+			var id string
+			var r row
+			_, err := pgx.ForEachRow(rs, []any{&id, &r.ver, &r.xmin}, func() error { rows[id] = r; return nil })
+			return err
+		})
+	}
+	b.Queue(seqsAheadSQL, max(t.seqsAhead, 1)).Query(func(rs pgx.Rows) (err error) {
+		t.seqs, err = pgx.CollectRows(rs, pgx.RowTo[int64])
+		return err
+	})
+	if err := t.pg.SendBatch(t.ctx, &b).Close(); err != nil {
+		t.fail(err)
+		return nil, err
+	}
+	slices.Sort(t.seqs)
+	t.seqsAhead = 0
+	ok := make([]bool, len(trusts))
+	for i, tr := range trusts {
+		ok[i] = tr == nil || tr.credVer < 0 || tr.credVer == t.credVer
+		for _, k := range tr.tplsOrNil() {
+			if r, found := rows[k.id]; !found || r.ver != k.ver || r.xmin != k.xmin {
+				ok[i] = false
+			}
+		}
+	}
+	return ok, nil
+}
+
+func (tr *trust) tplsOrNil() []keptRef {
+	if tr == nil {
+		return nil
+	}
+	return tr.tpls
+}
