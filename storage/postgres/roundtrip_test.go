@@ -76,10 +76,10 @@ func tracedWorld(t *testing.T) (*fixture.Standard, *signflow.Access, *counter) {
 // TestCreateAndReadRoundTrips holds what a create and a read of a contract
 // cost the database once warm: a create takes its template from the cache
 // unread, and is one write transaction (the template's confirmation with
-// the number; the customer's records; the writes, audit event, outbox row
-// and COMMIT in one round trip, the counts in one statement; the owner's record and the webhook targets
-// from the credentials cache): 3 round trips; a read is one, its COMMIT
-// going with the next transaction.
+// the number; the customer's records; the writes, audit event, outbox
+// row, counts in one statement, and COMMIT in one round trip; the owner's
+// record and the webhook targets from the credentials cache): 3 round
+// trips; a read is one, its COMMIT going with the next transaction.
 // One more is allowed for the commit of a parked connection not taken.
 func TestCreateAndReadRoundTrips(t *testing.T) {
 	w, app, c := tracedWorld(t)
