@@ -4,8 +4,6 @@ import (
 	"slices"
 
 	"contracts/signflow"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // trust is what a create's read-only transaction took from the store's
@@ -79,39 +77,26 @@ func (t *tx) trustedCredVer() (int64, bool) {
 	return t.trustCred, true
 }
 
-// confirm reads what trusts took on trust, as the first statements of
-// the write transaction, and reports which of them hold. The same round
-// trip takes the contract numbers of the transaction's writers (one at
-// least: each trust is a create's).
+// confirm reads what trusts took on trust, in the first statement of the
+// write transaction, and reports which of them hold. The statement reads
+// the transaction's credentials version too, and takes the contract
+// numbers of its writers (one at least: each trust is a create's).
 func (t *tx) confirm(trusts []*trust) ([]bool, error) {
-	var ids []string
+	ids := []string{}
 	for _, tr := range trusts {
-		if tr != nil {
-			for _, k := range tr.tpls {
-				ids = append(ids, k.id)
-			}
+		for _, k := range tr.tplsOrNil() {
+			ids = append(ids, k.id)
 		}
 	}
-	var b pgx.Batch
-	type row struct {
-		ver  int64
-		xmin string
+	if l, ok := t.pg.(*lazyTx); ok && !l.begun {
+		l.credVer = nil // read here instead
 	}
-	rows := map[string]row{}
-	if len(ids) > 0 {
-		b.Queue("SELECT id, ver, xmin::text FROM templates WHERE id = ANY($1)", ids).Query(func(rs pgx.Rows) error {
-			var id string
-			var r row
-			_, err := pgx.ForEachRow(rs, []any{&id, &r.ver, &r.xmin}, func() error { rows[id] = r; return nil })
-			return err
-		})
-	}
-	b.Queue(seqsAheadSQL, max(t.seqsAhead, 1)).Query(func(rs pgx.Rows) (err error) {
-		t.seqs, err = pgx.CollectRows(rs, pgx.RowTo[int64])
-		return err
-	})
-	if err := t.pg.SendBatch(t.ctx, &b).Close(); err != nil {
-		t.fail(err)
+	var (
+		tplIDs, xmins []string
+		vers          []int64
+	)
+	err := t.queryRow([]any{&t.credVer, &t.seqs, &tplIDs, &vers, &xmins}, confirmTrust, ids, max(t.seqsAhead, 1))
+	if err != nil {
 		return nil, err
 	}
 	slices.Sort(t.seqs)
@@ -120,13 +105,21 @@ func (t *tx) confirm(trusts []*trust) ([]bool, error) {
 	for i, tr := range trusts {
 		ok[i] = tr == nil || tr.credVer < 0 || tr.credVer == t.credVer
 		for _, k := range tr.tplsOrNil() {
-			if r, found := rows[k.id]; !found || r.ver != k.ver || r.xmin != k.xmin {
+			j := slices.Index(tplIDs, k.id)
+			if j < 0 || vers[j] != k.ver || xmins[j] != k.xmin {
 				ok[i] = false
 			}
 		}
 	}
 	return ok, nil
 }
+
+// confirmTrust reads the credentials version, takes $2 contract numbers
+// and reads the versions of the templates $1, in one row.
+const confirmTrust = `SELECT (SELECT n FROM credentials_version),
+	(SELECT array_agg(nextval('contract_seq')) FROM generate_series(1, $2::int)),
+	array_agg(t.id), array_agg(t.ver), array_agg(t.xmin::text)
+	FROM templates t WHERE t.id = ANY($1)`
 
 func (tr *trust) tplsOrNil() []keptRef {
 	if tr == nil {

@@ -56,7 +56,9 @@ func createsGrouped(t *testing.T, s *postgres.Store, create func(string) (*signf
 // written: in a shared transaction, the creates of a template another
 // node unpublished are refused, those of one it did not change commit
 // together in that one transaction; the creates of a template another
-// node moved to its next version are made from that version.
+// node moved to its next version are made from that version; the create
+// of an app kept by this node, whose secret the other node rotated, is
+// refused, and one of another app commits beside it.
 func TestTrustedCreatesSeeOtherNodes(t *testing.T) {
 	c := &counter{}
 	url := pgtest.NewDatabase(t)
@@ -67,10 +69,11 @@ func TestTrustedCreatesSeeOtherNodes(t *testing.T) {
 	t.Cleanup(func() { s.Close() })
 	w, app := newBenchWorld(t, s)
 	other := pgtest.OpenURL(t, url) // the second node
-	create := func(id string) (*signflow.Contract, error) {
-		return w.Service.CreateContract(app, &signflow.ContractInput{TemplateID: id, BuyerIN: fixture.CustomerIN,
+	createBy := func(a *signflow.Access, id string) (*signflow.Contract, error) {
+		return w.Service.CreateContract(a, &signflow.ContractInput{TemplateID: id, BuyerIN: fixture.CustomerIN,
 			Price: 150000, Currency: "UZS"}, signflow.Actor{})
 	}
+	create := func(id string) (*signflow.Contract, error) { return createBy(app, id) }
 	for _, id := range []string{w.Template.ID, w.Other.ID} { // both kept
 		if _, err := create(id); err != nil {
 			t.Fatal(err)
@@ -108,5 +111,36 @@ func TestTrustedCreatesSeeOtherNodes(t *testing.T) {
 		if cs[i].TemplateVersion != w.Template.Version+1 {
 			t.Errorf("create %d made from template version %d; want %d, stored by the other node", i, cs[i].TemplateVersion, w.Template.Version+1)
 		}
+	}
+
+	token, err := w.Service.IssueToken(w.AppA.ID, w.AppA.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept *signflow.Access
+	for range 2 { // the app cached, then taken from the cache
+		if _, kept, err = w.Service.AuthenticateTokenFor(token, signflow.ScopeContractsWrite); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := createBy(kept, w.Template.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := signflow.NewService(other, w.Options).RotateAppSecret(w.AppA.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, _, sql = c.count(func() {
+		_, errs = createsGrouped(t, s, func(by string) (*signflow.Contract, error) {
+			if by == "kept" {
+				return createBy(kept, w.Template.ID)
+			}
+			return create(w.Template.ID)
+		}, []string{"kept", "app"})
+	})
+	if signflow.ErrorCode(errs[0]) != signflow.EUNAUTHORIZED || errs[1] != nil {
+		t.Errorf("creates by the app whose secret the other node rotated, and by another: %v; want %s, and none", errs, signflow.EUNAUTHORIZED)
+	}
+	if n := strings.Count(sql, "BEGIN ISOLATION LEVEL READ COMMITTED"); n != 1 {
+		t.Errorf("%d write transactions for the creates; want 1:\n%s", n, sql)
 	}
 }
