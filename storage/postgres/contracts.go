@@ -194,25 +194,28 @@ func (t *tx) deltas(seq uint64) (countDeltas, pairDeltas, statDeltas) {
 
 // queueCounts queues the upserts of the counts changed so far.
 func (t *tx) queueCounts() {
-	if len(t.counts)+len(t.pairs)+len(t.stats) > 0 {
-		args := append(append(t.counts.columns(t.shard), t.pairs.columns(t.shard)...), t.stats.columns(t.shard)...)
-		t.queue(nil, addCounts, args...)
+	if len(t.counts) > 0 {
+		t.rows = append(t.rows, sqlRows{`INSERT INTO contract_counts (party_in, template_id, status, shard, n)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::bigint[])
+			ON CONFLICT (party_in, template_id, status, shard) DO UPDATE SET n = contract_counts.n + EXCLUDED.n`,
+			t.counts.columns(t.shard)})
+	}
+	if len(t.pairs) > 0 {
+		t.rows = append(t.rows, sqlRows{`INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
+			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::bigint[])
+			ON CONFLICT (party_in, other_in, template_id, status, shard) DO UPDATE SET n = contract_pair_counts.n + EXCLUDED.n`,
+			t.pairs.columns(t.shard)})
+	}
+	if len(t.stats) > 0 {
+		t.rows = append(t.rows, sqlRows{`INSERT INTO contract_stats (key, shard, n)
+			SELECT * FROM unnest($1::text[], $2::smallint[], $3::bigint[])
+			ON CONFLICT (key, shard) DO UPDATE SET n = contract_stats.n + EXCLUDED.n`,
+			t.stats.columns(t.shard)})
 	}
 	t.counts, t.pairs, t.stats = nil, nil, nil
+	// In the statement of the rows waiting, each table's upsert once.
+	t.queueRows()
 }
-
-// addCounts adds a transaction's count changes to the counts, the pair
-// counts and the statistics in one statement (one parse, bind and
-// execution), an empty array of each table for no change.
-const addCounts = `WITH counts AS (INSERT INTO contract_counts (party_in, template_id, status, shard, n)
-		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::bigint[])
-		ON CONFLICT (party_in, template_id, status, shard) DO UPDATE SET n = contract_counts.n + EXCLUDED.n),
-	pairs AS (INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
-		SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::smallint[], $11::bigint[])
-		ON CONFLICT (party_in, other_in, template_id, status, shard) DO UPDATE SET n = contract_pair_counts.n + EXCLUDED.n)
-	INSERT INTO contract_stats (key, shard, n)
-		SELECT * FROM unnest($12::text[], $13::smallint[], $14::bigint[])
-		ON CONFLICT (key, shard) DO UPDATE SET n = contract_stats.n + EXCLUDED.n`
 
 type countKey struct{ party, template, status string }
 

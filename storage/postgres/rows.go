@@ -149,3 +149,11 @@ func (r *deliveryRows) statement() (string, []any) {
 		AS r (id, c, target, status, next, d, n) ORDER BY n`,
 		[]any{r.ids, r.contracts, r.targets, r.statuses, r.next, r.data}
 }
+
+// sqlRows is a statement of its own among the rows: a count's upsert.
+type sqlRows struct {
+	sql  string
+	args []any
+}
+
+func (r sqlRows) statement() (string, []any) { return r.sql, r.args }

@@ -151,8 +151,7 @@ func (t *tx) commit(l *lazyTx) error {
 	if t.failed != nil {
 		return t.failed
 	}
-	t.queueRows()
-	t.queueCounts()
+	t.queueCounts() // with the rows waiting
 	if t.batch.Len() == 0 || slices.ContainsFunc(t.checks, func(c func(pgconn.CommandTag) error) bool { return c != nil }) {
 		if err := t.flush(); err != nil {
 			return err
