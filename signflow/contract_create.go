@@ -51,6 +51,7 @@ const (
 // stores a CREATED contract with its CONTRACT_CREATED event.
 func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Contract, error) {
 	asked := *in
+	// On a Trusting store, from what it keeps, confirmed by the write.
 	if out, err := s.createTrusting(a, in, actor); !errors.Is(err, ErrUntrusted) {
 		return out, err
 	}

@@ -10,10 +10,10 @@ import (
 // caches without a round trip (signflow.Trusting): the credentials
 // version its caller's app was kept at, and the templates it was built
 // from, each at the row version and xmin the cache holds. The write
-// confirms them in its first round trip, with BEGIN, the credentials
-// version it reads there and the contract numbers it takes ahead, before
-// the create's fn runs; so a change committed on any node before that
-// write began is never written over.
+// confirms them in its first statement, which reads its credentials
+// version and takes its contract numbers too, before the create's fn
+// runs: a change committed on any node before that write began is seen,
+// and the create made again from fresh reads.
 type trust struct {
 	credVer int64 // -1: not taken on trust
 	tpls    []keptRef
