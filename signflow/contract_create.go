@@ -1,6 +1,7 @@
 package signflow
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,7 +50,12 @@ const (
 // stores a CREATED contract with its CONTRACT_CREATED event.
 func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Contract, error) {
 	asked := *in
-	c, err := s.prepareContract(a, in)
+	// On a Trusting store, from what it keeps, confirmed by the write.
+	if out, err := s.createTrusting(a, in, actor); !errors.Is(err, ErrUntrusted) {
+		return out, err
+	}
+	*in = asked
+	c, err := s.prepareContract(a, in, s.store.View)
 	if err != nil && a.creds != nil {
 		// Unconfirmed credentials (AuthenticateTokenFor) refuse nothing:
 		// authenticate in full and check again, before any write.
@@ -57,17 +63,18 @@ func (s *Service) CreateContract(a *Access, in *ContractInput, actor Actor) (*Co
 			return nil, err
 		}
 		*in = asked
-		c, err = s.prepareContract(a, in)
+		c, err = s.prepareContract(a, in, s.store.View)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.writeContract(a, in, c, actor)
+	return s.writeContract(a, in, c, actor, s.store.Update)
 }
 
 // prepareContract checks the input and builds the contract, before the
-// write; it confirms a's cached credentials in its read (confirmCreds).
-func (s *Service) prepareContract(a *Access, in *ContractInput) (*Contract, error) {
+// write, in a read-only transaction of view; it confirms a's cached
+// credentials in its read (confirmCreds).
+func (s *Service) prepareContract(a *Access, in *ContractInput, view func(func(Tx) error) error) (*Contract, error) {
 	if err := a.Require(ScopeContractsWrite); err != nil {
 		return nil, err
 	}
@@ -97,7 +104,7 @@ func (s *Service) prepareContract(a *Access, in *ContractInput) (*Contract, erro
 	// the batched write transaction does only the numbering and the puts,
 	// and a refused request never makes a batch roll back and run again.
 	var c *Contract
-	err := s.store.View(func(tx Tx) error {
+	err := view(func(tx Tx) error {
 		t, err := tx.Template(in.TemplateID)
 		if ErrorCode(err) == ENOTFOUND {
 			return Errorf(EINVALID, "templateId: no such template")
@@ -118,8 +125,9 @@ func (s *Service) prepareContract(a *Access, in *ContractInput) (*Contract, erro
 	return c, err
 }
 
-// writeContract numbers and stores c, built by prepareContract.
-func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor Actor) (*Contract, error) {
+// writeContract numbers and stores c, built by prepareContract, in a
+// write transaction of update.
+func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor Actor, update func(func(Tx) error) error) (*Contract, error) {
 	c.CreatorIN, c.AppID, c.KeyID = a.OwnerIN, a.AppID, a.KeyID
 	terms := termsBeforeNumber(c)
 	if p, ok := s.store.(contractPreparer); ok {
@@ -128,7 +136,7 @@ func (s *Service) writeContract(a *Access, in *ContractInput, c *Contract, actor
 	}
 	var out *Contract
 	var texts []queuedText
-	err := s.store.Update(func(tx Tx) (err error) {
+	err := update(func(tx Tx) (err error) {
 		if c.Seq, err = tx.NextContractSeq(); err != nil {
 			return err
 		}

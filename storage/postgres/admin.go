@@ -60,12 +60,9 @@ func (d statDeltas) add(key string, n int64) {
 	}
 }
 
-// queue adds the upsert of the deltas, in key order so that two writers
-// lock the rows they share in the same order.
-func (d statDeltas) queue(t *tx, shard int16) {
-	if len(d) == 0 {
-		return
-	}
+// columns are the deltas as the arrays of the upsert, in key order, so
+// that two writers lock the rows they share in the same order.
+func (d statDeltas) columns(shard int16) []any {
 	keys := make([]string, 0, len(d))
 	for k := range d {
 		keys = append(keys, k)
@@ -75,9 +72,7 @@ func (d statDeltas) queue(t *tx, shard int16) {
 	for i, k := range keys {
 		shards[i], ns[i] = shard, d[k]
 	}
-	t.queue(nil, `INSERT INTO contract_stats (key, shard, n)
-		SELECT * FROM unnest($1::text[], $2::smallint[], $3::bigint[])
-		ON CONFLICT (key, shard) DO UPDATE SET n = contract_stats.n + EXCLUDED.n`, keys, shards, ns)
+	return []any{keys, shards, ns}
 }
 
 // everyoneSQL builds the statements of a list of every contract (the

@@ -195,19 +195,26 @@ func (t *tx) deltas(seq uint64) (countDeltas, pairDeltas, statDeltas) {
 // queueCounts queues the upserts of the counts changed so far.
 func (t *tx) queueCounts() {
 	if len(t.counts) > 0 {
-		t.queue(nil, `INSERT INTO contract_counts (party_in, template_id, status, shard, n)
+		t.rows = append(t.rows, sqlRows{`INSERT INTO contract_counts (party_in, template_id, status, shard, n)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::smallint[], $5::bigint[])
 			ON CONFLICT (party_in, template_id, status, shard) DO UPDATE SET n = contract_counts.n + EXCLUDED.n`,
-			t.counts.columns(t.shard)...)
+			t.counts.columns(t.shard)})
 	}
 	if len(t.pairs) > 0 {
-		t.queue(nil, `INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
+		t.rows = append(t.rows, sqlRows{`INSERT INTO contract_pair_counts (party_in, other_in, template_id, status, shard, n)
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::bigint[])
 			ON CONFLICT (party_in, other_in, template_id, status, shard) DO UPDATE SET n = contract_pair_counts.n + EXCLUDED.n`,
-			t.pairs.columns(t.shard)...)
+			t.pairs.columns(t.shard)})
 	}
-	t.stats.queue(t, t.shard)
+	if len(t.stats) > 0 {
+		t.rows = append(t.rows, sqlRows{`INSERT INTO contract_stats (key, shard, n)
+			SELECT * FROM unnest($1::text[], $2::smallint[], $3::bigint[])
+			ON CONFLICT (key, shard) DO UPDATE SET n = contract_stats.n + EXCLUDED.n`,
+			t.stats.columns(t.shard)})
+	}
 	t.counts, t.pairs, t.stats = nil, nil, nil
+	// In the statement of the rows waiting, each table's upsert once.
+	t.queueRows()
 }
 
 type countKey struct{ party, template, status string }
@@ -299,7 +306,7 @@ func less4(a, b pairKey) bool {
 // writer does not use are gaps, as are those of a transaction rolled back.
 func (t *tx) nextSeq() (int64, error) {
 	if len(t.seqs) == 0 && t.seqsAhead > 1 {
-		rows, err := t.query("SELECT nextval('contract_seq') FROM generate_series(1, $1::int)", t.seqsAhead)
+		rows, err := t.query(seqsAheadSQL, t.seqsAhead)
 		if err != nil {
 			return 0, err
 		}
@@ -320,3 +327,6 @@ func (t *tx) nextSeq() (int64, error) {
 	err := t.queryRow([]any{&n}, "SELECT nextval('contract_seq')")
 	return n, err
 }
+
+// seqsAheadSQL takes $1 contract numbers.
+const seqsAheadSQL = "SELECT nextval('contract_seq') FROM generate_series(1, $1::int)"

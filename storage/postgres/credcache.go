@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"encoding/json"
+	"reflect"
 	"sync"
 
 	"contracts/signflow"
@@ -20,6 +21,14 @@ type credCache struct {
 	version int64
 	recs    map[string]prefetched // table.seenKey -> an app's or owner's version and data; nil data: absent
 	keys    map[string][]byte     // owner -> its keys as a JSON array, by id
+	// apps are the apps of recs decoded, by id: every create reads its
+	// app for its webhook. A reader gets a shallow copy, as of tplCache.
+	apps map[string]keptApp
+}
+
+type keptApp struct {
+	ver int64
+	app signflow.App
 }
 
 // credCacheMax bounds the entries kept of one version.
@@ -46,7 +55,7 @@ func (c *credCache) at(version int64) bool {
 	case version < c.version:
 		return false
 	case version > c.version || c.recs == nil || len(c.recs)+len(c.keys) >= credCacheMax:
-		c.version, c.recs, c.keys = version, map[string]prefetched{}, map[string][]byte{}
+		c.version, c.recs, c.keys, c.apps = version, map[string]prefetched{}, map[string][]byte{}, map[string]keptApp{}
 	}
 	return true
 }
@@ -56,6 +65,25 @@ func (c *credCache) putRec(version int64, key string, p prefetched) {
 	defer c.mu.Unlock()
 	if c.at(version) {
 		c.recs[key] = p
+	}
+}
+
+// app is the app id decoded, as kept at version.
+func (c *credCache) app(version int64, id string) (keptApp, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.apps[id]
+	return a, ok && c.version == version
+}
+
+// putApp keeps v, the app of the record kept at version, decoded.
+func (c *credCache) putApp(version int64, ver int64, v *signflow.App) {
+	a := keptApp{ver, *v}
+	clipSlices(reflect.ValueOf(&a.app).Elem())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == version && c.recs != nil {
+		c.apps[v.ID] = a
 	}
 }
 
@@ -85,6 +113,9 @@ func (t *tx) fedByCache(hit bool) {
 // transaction, with a contract or a memo's check in a read-only one, else
 // now.
 func (t *tx) CredentialsVersion() (uint64, error) {
+	if n, ok := t.trustedCredVer(); ok {
+		return uint64(n), nil
+	}
 	if t.credVer < 0 {
 		var n int64
 		if err := t.queryRow([]any{&n}, readCredVer); err != nil {
@@ -99,7 +130,14 @@ func (t *tx) App(id string) (*signflow.App, error) {
 	v := new(signflow.App)
 	key := []any{id}
 	p, ok := prefetched{}, false
+	version := t.credVer
 	if t.cacheable() && validText(id) {
+		if a, hit := t.creds.app(t.credVer, id); hit {
+			t.fedByCache(true)
+			t.saw(apps, key, a.ver)
+			*v = a.app
+			return v, nil
+		}
 		p, ok = t.creds.rec(t.credVer, apps.seenKey(key))
 		t.fedByCache(ok)
 	}
@@ -107,7 +145,6 @@ func (t *tx) App(id string) (*signflow.App, error) {
 		if t.creds == nil || !validText(id) || t.credWritten {
 			return v, t.read(apps, key, v)
 		}
-		var version int64
 		var ver *int64
 		err := t.queryRow([]any{&version, &ver, &p.data},
 			"SELECT cv.n, a.ver, a.data FROM credentials_version cv LEFT JOIN apps a ON a.id = $1", id)
@@ -123,7 +160,13 @@ func (t *tx) App(id string) (*signflow.App, error) {
 	if p.data == nil {
 		return v, signflow.Errorf(signflow.ENOTFOUND, "App not found.")
 	}
-	return v, json.Unmarshal(p.data, v)
+	if err := json.Unmarshal(p.data, v); err != nil {
+		return v, err
+	}
+	if v.ID == id {
+		t.creds.putApp(version, p.ver, v)
+	}
+	return v, nil
 }
 
 func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {

@@ -109,3 +109,41 @@ func TestTokenReadRoundTrips(t *testing.T) {
 		t.Errorf("a read by token took %d round trips and %d statements; want 1 and 3:\n%s", trips, statements, sql)
 	}
 }
+
+// An app read at a known credentials version comes decoded from the
+// node's cache: what a reader changes in its copy does not leak to the
+// next reader, and a change committed through another node is read at
+// once.
+func TestAppCacheCopies(t *testing.T) {
+	a := pgtest.Open(t)
+	w := fixture.NewStandardOn(t, a)
+	peer := signflow.NewService(pgtest.Peer(t, a), w.Options)
+	read := func() *signflow.App {
+		t.Helper()
+		var app *signflow.App
+		fixture.Must(t, func() error {
+			return a.Update(func(tx signflow.Tx) (err error) {
+				if _, err := tx.(signflow.SharedTx).CredentialsVersion(); err != nil {
+					return err
+				}
+				app, err = tx.App(w.AppA.ID)
+				return err
+			})
+		})
+		return app
+	}
+	read()
+	first := read()
+	scopes := len(first.Scopes)
+	first.Name, first.Cancelled = "Changed in place", true
+	first.Scopes = append(first.Scopes, "appended")
+	if again := read(); again.Name != "App A" || again.Cancelled || len(again.Scopes) != scopes {
+		t.Fatalf("a reader's change was kept: %+v", again)
+	}
+	if err := peer.CancelApp(w.AppA.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !read().Cancelled {
+		t.Fatal("the app cancelled on the other node is read as it was")
+	}
+}

@@ -59,8 +59,28 @@ func (g *group) giveShard(n int16) {
 }
 
 type groupCall struct {
-	fn   func(signflow.Tx) error
-	done chan error
+	fn    func(signflow.Tx) error
+	trust *trust // what fn's create took on trust, confirmed before fn runs
+	done  chan error
+}
+
+// alone is c's fn as run in a transaction of its own: after the
+// confirmation of its trust.
+func (c *groupCall) alone() func(signflow.Tx) error {
+	if c.trust == nil {
+		return c.fn
+	}
+	return func(st signflow.Tx) error {
+		t := st.(*tx)
+		ok, err := t.confirm([]*trust{c.trust})
+		if err != nil {
+			return err
+		}
+		if !ok[0] {
+			return signflow.ErrUntrusted
+		}
+		return c.fn(st)
+	}
 }
 
 // groupRunners bounds the write transactions of a process in flight
@@ -76,7 +96,11 @@ const (
 // Update runs fn in a write transaction, alone or with other writers' fns
 // (group), again when a record fn read was changed by another transaction
 // before this one could commit.
-func (s *Store) Update(fn func(signflow.Tx) error) error {
+func (s *Store) Update(fn func(signflow.Tx) error) error { return s.update1(fn, nil) }
+
+// update1 is Update of fn, whose create took tr on trust (nil: nothing).
+func (s *Store) update1(fn func(signflow.Tx) error, tr *trust) error {
+	c := &groupCall{fn: fn, trust: tr}
 	g := &s.group
 	g.mu.Lock()
 	if g.running < s.runners {
@@ -84,16 +108,16 @@ func (s *Store) Update(fn func(signflow.Tx) error) error {
 		shard := g.takeShard()
 		g.mu.Unlock()
 		defer s.handOn(shard)
-		return s.updateAlone(fn, shard)
+		return s.updateAlone(c.alone(), shard)
 	}
-	c := &groupCall{fn: fn, done: make(chan error, 1)}
+	c.done = make(chan error, 1)
 	g.waiting = append(g.waiting, c)
 	g.mu.Unlock()
 	if err := <-c.done; err != errAlone {
 		return err
 	}
 	// In the caller's goroutine, where a panic of fn is the caller's.
-	return s.updateAlone(fn, noShard)
+	return s.updateAlone(c.alone(), noShard)
 }
 
 // errAlone tells a waiting writer that its group failed and that its fn
@@ -122,7 +146,7 @@ func (s *Store) handOn(shard int16) {
 func (s *Store) runGroup(calls []*groupCall, shard int16) {
 	defer s.handOn(shard)
 	if len(calls) == 1 {
-		err := s.updateAlone(func(tx signflow.Tx) error { return calmly(calls[0].fn, tx) }, shard)
+		err := s.updateAlone(func(tx signflow.Tx) error { return calmly(calls[0].alone(), tx) }, shard)
 		if errors.As(err, new(panicked)) {
 			err = errAlone
 		}
@@ -130,12 +154,24 @@ func (s *Store) runGroup(calls []*groupCall, shard int16) {
 		return
 	}
 	outcome := errAlone
+	var trusted []bool
 	if s.update(shard, func(st signflow.Tx) error {
+		t := st.(*tx)
 		// One number per writer, taken at once (nextSeq).
-		if t, ok := st.(*tx); ok {
-			t.seqsAhead, t.shared = len(calls), true
+		t.seqsAhead, t.shared = len(calls), true
+		trusted = nil
+		if trusts := groupTrusts(calls); trusts != nil {
+			// Each create's trust, with the numbers, in the first round trip.
+			ok, err := t.confirm(trusts)
+			if err != nil {
+				return err
+			}
+			trusted = ok
 		}
-		for _, c := range calls {
+		for i, c := range calls {
+			if trusted != nil && !trusted[i] {
+				continue
+			}
 			if err := calmly(c.fn, st); err != nil {
 				return err
 			}
@@ -144,7 +180,12 @@ func (s *Store) runGroup(calls []*groupCall, shard int16) {
 	}) == nil {
 		outcome = nil
 	}
-	for _, c := range calls {
+	for i, c := range calls {
+		if trusted != nil && !trusted[i] {
+			// Read after the caller asked, whatever became of the group.
+			c.done <- signflow.ErrUntrusted
+			continue
+		}
 		c.done <- outcome
 	}
 }
@@ -165,4 +206,18 @@ func calmly(fn func(signflow.Tx) error, tx signflow.Tx) (err error) {
 		}
 	}()
 	return fn(tx)
+}
+
+// groupTrusts is the trust of each call, or nil when none took any.
+func groupTrusts(calls []*groupCall) []*trust {
+	for _, c := range calls {
+		if c.trust != nil {
+			out := make([]*trust, len(calls))
+			for i, c := range calls {
+				out[i] = c.trust
+			}
+			return out
+		}
+	}
+	return nil
 }

@@ -193,7 +193,10 @@ func (s *Store) update(shard int16, fn func(signflow.Tx) error) error {
 }
 
 // View runs fn in a read-only transaction over one snapshot.
-func (s *Store) View(fn func(signflow.Tx) error) error {
+func (s *Store) View(fn func(signflow.Tx) error) error { return s.view(nil, fn) }
+
+// view is View, with setup, when set, applied to the transaction first.
+func (s *Store) view(setup func(*tx), fn func(signflow.Tx) error) error {
 	ctx, cancel := s.timeout(context.Background())
 	defer cancel()
 	l, release, err := s.lazy(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -206,6 +209,9 @@ func (s *Store) View(fn func(signflow.Tx) error) error {
 	l.park = true
 	t := newTx(ctx, l, false)
 	t.creds, t.memos, t.tpls = &s.creds, s.memos, &s.tpls
+	if setup != nil {
+		setup(t)
+	}
 	if err := fn(t); err != nil {
 		return err
 	}

@@ -1,5 +1,7 @@
 package postgres
 
+import "strconv"
+
 // New rows that no statement of the transaction reads back before its
 // next round trip are kept by table and sent as one INSERT of arrays per
 // table (unnest), so that a shared transaction's creates cost the database
@@ -29,18 +31,62 @@ func pendingRows[T any, P interface {
 	return p
 }
 
-// queueRows queues the INSERT of each table's rows waiting.
+// queueRows queues the INSERTs of the tables' rows waiting, as one
+// statement: each INSERT but the last a data-modifying WITH of it (one
+// parse, bind and execution for them all; they see none of each other's
+// rows, and none reads another's table).
 func (t *tx) queueRows() {
 	if len(t.rows) == 0 {
 		return
 	}
 	rows := t.rows
 	t.rows = nil
-	for _, r := range rows {
-		sql, args := r.statement()
-		t.batch.Queue(sql, args...)
-		t.checks = append(t.checks, nil)
+	var sql []byte
+	var all []any
+	for i, r := range rows {
+		s, args := r.statement()
+		switch {
+		case len(rows) == 1:
+			sql = []byte(s)
+		case i == 0:
+			sql = append(sql, "WITH "...)
+		case i < len(rows)-1:
+			sql = append(sql, ", "...)
+		default:
+			sql = append(sql, ' ')
+		}
+		if len(rows) > 1 {
+			if i < len(rows)-1 {
+				sql = strconv.AppendInt(append(sql, 'r'), int64(i), 10)
+				sql = append(sql, " AS ("...)
+			}
+			sql = appendRenumbered(sql, s, len(all))
+			if i < len(rows)-1 {
+				sql = append(sql, ')')
+			}
+		}
+		all = append(all, args...)
 	}
+	t.batch.Queue(string(sql), all...)
+	t.checks = append(t.checks, nil)
+}
+
+// appendRenumbered appends sql with each parameter $n written $(n+by).
+func appendRenumbered(b []byte, sql string, by int) []byte {
+	for i := 0; i < len(sql); i++ {
+		b = append(b, sql[i])
+		if sql[i] != '$' {
+			continue
+		}
+		j := i + 1
+		for j < len(sql) && sql[j] >= '0' && sql[j] <= '9' {
+			j++
+		}
+		n, _ := strconv.Atoi(sql[i+1 : j])
+		b = strconv.AppendInt(b, int64(n+by), 10)
+		i = j - 1
+	}
+	return b
 }
 
 // contractRows are new contracts numbered by the transaction, which no
@@ -103,3 +149,11 @@ func (r *deliveryRows) statement() (string, []any) {
 		AS r (id, c, target, status, next, d, n) ORDER BY n`,
 		[]any{r.ids, r.contracts, r.targets, r.statuses, r.next, r.data}
 }
+
+// sqlRows is a statement of its own among the rows: a count's upsert.
+type sqlRows struct {
+	sql  string
+	args []any
+}
+
+func (r sqlRows) statement() (string, []any) { return r.sql, r.args }

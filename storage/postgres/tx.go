@@ -58,6 +58,11 @@ type tx struct {
 	// tplWritten whether the transaction wrote a template.
 	tpls       *tplCache
 	tplWritten bool
+	// trusted, in a create's read-only transaction (trust.go), receives
+	// what it took from the caches unread; trustCred is the credentials
+	// version it may take so, -1 none.
+	trusted   **trust
+	trustCred int64
 	// counts, pairs and stats are the count changes not yet queued
 	// (contracts.go), all of them in shard.
 	counts countDeltas
@@ -146,8 +151,7 @@ func (t *tx) commit(l *lazyTx) error {
 	if t.failed != nil {
 		return t.failed
 	}
-	t.queueRows()
-	t.queueCounts()
+	t.queueCounts() // with the rows waiting
 	if t.batch.Len() == 0 || slices.ContainsFunc(t.checks, func(c func(pgconn.CommandTag) error) bool { return c != nil }) {
 		if err := t.flush(); err != nil {
 			return err
