@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"contracts/signflow"
+	"contracts/storage/record"
 )
 
 // A create's record is mostly its terms (values, products, payments),
@@ -12,7 +13,7 @@ import (
 // change: PrepareContract encodes them on the caller's goroutine, with room
 // before them for the head, and the write fills the head and appends the
 // tail in place (spliceRecord). contract_prepare_test.go holds the result
-// to encodeContract's.
+// to record.Contract's.
 
 // preparedRecord is a new contract's terms, encoded at buf[room:].
 type preparedRecord struct {
@@ -37,7 +38,7 @@ const tailRoom = 600
 // is left to the plain way.
 func (db *DB) PrepareContract(c *signflow.Contract) {
 	var bad bool
-	buf := appendRecordTerms(make([]byte, headRoom, 2048), c, &bad)
+	buf := record.AppendTerms(make([]byte, headRoom, 2048), c, &bad)
 	if bad {
 		return
 	}
@@ -72,7 +73,7 @@ func (p *preparedRecords) take(c *signflow.Contract) (preparedRecord, bool) {
 	return r, ok
 }
 
-// encodeRecord is encodeContract(c), spliced into c's prepared terms when
+// encodeRecord is record.Contract(c), spliced into c's prepared terms when
 // it has some; they serve one write (a batch that runs its function again
 // takes the plain way).
 func (t *tx) encodeRecord(c *signflow.Contract) ([]byte, error) {
@@ -83,20 +84,20 @@ func (t *tx) encodeRecord(c *signflow.Contract) ([]byte, error) {
 			}
 		}
 	}
-	return encodeContract(c)
+	return record.Contract(c)
 }
 
 // splice writes c's head before the terms and its tail after them; false
 // when the head has no room or the tail is not the hand encoder's.
 func (p preparedRecord) splice(c *signflow.Contract) ([]byte, bool) {
 	// The head is written at the start of the room, then moved to its end.
-	h := appendRecordHead(p.buf[:0:p.room], c)
+	h := record.AppendHead(p.buf[:0:p.room], c)
 	if len(h) > p.room || &h[0] != &p.buf[0] {
 		return nil, false
 	}
 	var bad bool
 	start := p.room - len(h)
 	copy(p.buf[start:p.room], h)
-	b := appendRecordTail(p.buf, c, &bad)
+	b := record.AppendTail(p.buf, c, &bad)
 	return b[start:], !bad
 }

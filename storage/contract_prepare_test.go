@@ -9,26 +9,28 @@ import (
 	"testing"
 
 	"contracts/signflow"
+	"contracts/storage/record"
+	"contracts/storage/record/recordtest"
 )
 
 // TestPreparedRecordIsEncodeContract holds the create's spliced record to
 // the plain encoder: contracts filled at random (every field, by
 // reflection) are prepared, then given what a create's write sets (number,
 // sequence, hash, parties, witnesses) at random, and the record written is
-// encodeContract's, byte for byte, whichever way it took.
+// record.Contract's, byte for byte, whichever way it took.
 func TestPreparedRecordIsEncodeContract(t *testing.T) {
 	db := &DB{}
 	r := rand.New(rand.NewPCG(3, 4))
 	spliced := 0
 	for i := range 3000 {
 		c := new(signflow.Contract)
-		fill(r, reflect.ValueOf(c).Elem(), 0)
+		recordtest.Fill(r, reflect.ValueOf(c).Elem())
 		if r.IntN(4) > 0 { // ids as a create's, else random (some too long for the room)
 			c.ID = "01a20000-0000-7000-8000-000000000000"
 		}
 		db.PrepareContract(c)
 		written := new(signflow.Contract)
-		fill(r, reflect.ValueOf(written).Elem(), 0)
+		recordtest.Fill(r, reflect.ValueOf(written).Elem())
 		c.Seq, c.Hash, c.Parties, c.Witnesses = written.Seq, written.Hash, written.Parties, written.Witnesses
 		c.Number = written.Number
 		if r.IntN(2) == 0 {
@@ -42,9 +44,9 @@ func TestPreparedRecordIsEncodeContract(t *testing.T) {
 			t.Fatalf("contract %d: prepared terms kept after their write", i)
 		}
 		db.ReleaseContract(c)
-		want, wantErr := encodeContract(c)
+		want, wantErr := record.Contract(c)
 		if jsonWant, jsonErr := json.Marshal(c); (jsonErr == nil) != (wantErr == nil) || !bytes.Equal(want, jsonWant) {
-			t.Fatalf("contract %d: encodeContract is not json.Marshal", i)
+			t.Fatalf("contract %d: record.Contract is not json.Marshal", i)
 		}
 		if (encErr != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
 			t.Fatalf("contract %d: %v\n got %s\nwant %s", i, encErr, got, want)

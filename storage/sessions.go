@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"contracts/signflow"
+	"contracts/storage/record"
 )
 
 func (t *tx) Session(id string) (*signflow.SignSession, error) {
@@ -63,7 +64,7 @@ func (t *tx) AddAudit(e *signflow.AuditEvent) error {
 	if err != nil {
 		return err
 	}
-	data, err := encodeAudit(e)
+	data, err := record.Audit(e)
 	if err != nil {
 		return err
 	}

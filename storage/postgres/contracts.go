@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"contracts/signflow"
+	"contracts/storage/record"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -100,7 +101,7 @@ func (t *tx) PutContract(c *signflow.Contract) error {
 	if err := t.mayWrite(); err != nil {
 		return err
 	}
-	data, err := json.Marshal(c)
+	data, err := record.Contract(c)
 	if err != nil {
 		return err
 	}

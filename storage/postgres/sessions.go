@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"contracts/signflow"
+	"contracts/storage/record"
 )
 
 var (
@@ -83,7 +84,7 @@ func (t *tx) AddAudit(e *signflow.AuditEvent) error {
 	if err := t.mayWrite(); err != nil {
 		return err
 	}
-	data, err := json.Marshal(e)
+	data, err := record.Audit(e)
 	if err != nil {
 		return err
 	}

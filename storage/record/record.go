@@ -1,4 +1,7 @@
-package storage
+// Package record writes the stored JSON of a contract and of an audit
+// event, byte for byte what json.Marshal writes, for both stores: bbolt
+// (storage) and PostgreSQL (storage/postgres).
+package record
 
 import (
 	"encoding/json"
@@ -9,27 +12,27 @@ import (
 	"contracts/signflow"
 )
 
-// A contract (and its audit event) is encoded in every write that creates or changes one, inside
-// the batched write transaction, which runs its functions one after
-// another: encoding/json's reflection there was the largest part of a
-// create's serial time. encodeContract writes by hand the very bytes
-// json.Marshal writes for a Contract (contract_json_test.go holds it to
-// that); the free-form parts (signatures, product values) still go through
+// A contract (and its audit event) is encoded in every write that creates
+// or changes one, inside the write transaction (on bbolt a batch that runs
+// its functions one after another): encoding/json's reflection there was
+// the largest part of a create's serial time. Contract writes by hand the
+// very bytes json.Marshal writes for a Contract (record_test.go holds it
+// to that); the free-form parts (signatures, product values) still go through
 // encoding/json, and anything json.Marshal would refuse or write otherwise
 // (a time outside RFC 3339, a non-finite number) takes json.Marshal itself.
 
-// encodeContract returns json.Marshal(c).
-func encodeContract(c *signflow.Contract) ([]byte, error) {
+// Contract returns json.Marshal(c).
+func Contract(c *signflow.Contract) ([]byte, error) {
 	var bad bool
-	b := appendContractRecord(make([]byte, 0, 2048), c, &bad)
+	b := AppendContract(make([]byte, 0, 2048), c, &bad)
 	if bad {
 		return json.Marshal(c)
 	}
 	return b, nil
 }
 
-// encodeAudit returns json.Marshal(e): every change writes one.
-func encodeAudit(e *signflow.AuditEvent) ([]byte, error) {
+// Audit returns json.Marshal(e): every change writes one.
+func Audit(e *signflow.AuditEvent) ([]byte, error) {
 	var bad bool
 	b := signflow.AppendJSONString(append(make([]byte, 0, 512), `{"id":`...), e.ID)
 	b = appendField(b, "contractId", e.ContractID)
@@ -56,24 +59,25 @@ func encodeAudit(e *signflow.AuditEvent) ([]byte, error) {
 // back the slice rather than keep it in a struct: a slice stored through a
 // pointer pays a write barrier on every append while the GC marks.)
 
-func appendContractRecord(b []byte, c *signflow.Contract, bad *bool) []byte {
-	b = appendRecordHead(b, c)
-	b = appendRecordTerms(b, c, bad)
-	return appendRecordTail(b, c, bad)
+func AppendContract(b []byte, c *signflow.Contract, bad *bool) []byte {
+	b = AppendHead(b, c)
+	b = AppendTerms(b, c, bad)
+	return AppendTail(b, c, bad)
 }
 
 // A record is written in three parts: the head (id, sequence, number) and
 // the tail (from the hash on), which a create sets in its batched write,
-// and the terms between them, which it does not change (prepare.go).
+// and the terms between them, which it does not change (bbolt's
+// PrepareContract encodes them before the write).
 
-func appendRecordHead(b []byte, c *signflow.Contract) []byte {
+func AppendHead(b []byte, c *signflow.Contract) []byte {
 	b = append(b, `{"id":`...)
 	b = signflow.AppendJSONString(b, c.ID)
 	b = strconv.AppendUint(append(b, `,"seq":`...), c.Seq, 10)
 	return appendField(b, "number", c.Number)
 }
 
-func appendRecordTerms(b []byte, c *signflow.Contract, bad *bool) []byte {
+func AppendTerms(b []byte, c *signflow.Contract, bad *bool) []byte {
 	b = appendField(b, "status", c.Status)
 	b = appendField(b, "purpose", c.Purpose)
 	b = appendField(b, "buyerStatus", c.BuyerStatus)
@@ -99,7 +103,7 @@ func appendRecordTerms(b []byte, c *signflow.Contract, bad *bool) []byte {
 	return appendOmitField(b, "keyId", c.KeyID)
 }
 
-func appendRecordTail(b []byte, c *signflow.Contract, bad *bool) []byte {
+func AppendTail(b []byte, c *signflow.Contract, bad *bool) []byte {
 	b = appendField(b, "hash", c.Hash)
 	if len(c.Signatures) > 0 {
 		b = append(b, `,"signatures":`...)
