@@ -22,53 +22,73 @@ func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s,
 // (the interfaces' answers): AppendJSONString but for <, > and &.
 func AppendJSONText(b []byte, s string) []byte { return appendJSONString(b, s, false) }
 
+// safeText and safeHTML mark the bytes json.Marshal copies as they are
+// (HTML escaping off, on); bytes from 0x80 are not marked, so that UTF-8
+// is checked.
+var safeText, safeHTML = safeBytes(false), safeBytes(true)
+
+func safeBytes(html bool) (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&')
+	}
+	return t
+}
+
+// appendJSONString copies runs of safe bytes whole; a two-byte UTF-8
+// sequence (Latin, Cyrillic) is checked inline, longer ones decoded.
 func appendJSONString(b []byte, s string, html bool) []byte {
+	safe := &safeText
+	if html {
+		safe = &safeHTML
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
-				i++
+		c := s[i]
+		if safe[c] {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			if c >= 0xC2 && c <= 0xDF && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+				i += 2
 				continue
 			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b = append(append(b, s[start:i]...), `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
 			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+				i += size
+				continue
 			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(append(b, s[start:i]...), `\ufffd`...)
 			i += size
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
+		b = append(b, s[start:i]...)
+		switch c {
+		case '\\', '"':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 		}
-		i += size
+		i++
+		start = i
 	}
-	b = append(append(b, s[start:]...), '"')
-	return b
+	return append(append(b, s[start:]...), '"')
 }
 
 // AppendJSONFloat appends f as encoding/json writes a float64 (the ES6
