@@ -2,7 +2,6 @@ package signflow
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -22,7 +21,7 @@ func addPayments(c *Contract, t *Template, payments []Payment) error {
 		if p.Amount <= 0 || p.PaymentDate.IsZero() {
 			return Errorf(EINVALID, "payments[%d]: amount above 0 and paymentDate are required", i)
 		}
-		if err := checkMoney(p.Amount, fmt.Sprintf("payments[%d].amount", i)); err != nil {
+		if err := checkLineMoney(p.Amount, "payments", i, "amount"); err != nil {
 			return err
 		}
 		// Each amount is within MaxMoney, so the sum cannot wrap before this check.
@@ -103,10 +102,10 @@ func addProducts(c *Contract, t *Template, products []Product) error {
 		if !(p.Quantity > 0 && p.Quantity < 1e9) {
 			return Errorf(EINVALID, "products[%d].quantity: must be above 0", i)
 		}
-		if err := checkMoney(p.Price, fmt.Sprintf("products[%d].price", i)); err != nil {
+		if err := checkLineMoney(p.Price, "products", i, "price"); err != nil {
 			return err
 		}
-		if err := checkMoney(p.Amount, fmt.Sprintf("products[%d].amount", i)); err != nil {
+		if err := checkLineMoney(p.Amount, "products", i, "amount"); err != nil {
 			return err
 		}
 		want, ok := lineAmount(p.Price, p.Quantity)

@@ -122,6 +122,15 @@ func checkMoney(v int64, field string) error {
 	return nil
 }
 
+// checkLineMoney is checkMoney of list[i].field, whose name is written
+// only for the error (a create checks three amounts or more).
+func checkLineMoney(v int64, list string, i int, field string) error {
+	if v < 0 || v > MaxMoney {
+		return errMoneyRange(fmt.Sprintf("%s[%d].%s", list, i, field))
+	}
+	return nil
+}
+
 func errMoneyRange(field string) error {
 	return Errorf(EINVALID, "%s: must be between 0 and %s", field, maxMoneyText)
 }

@@ -8,8 +8,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Scopes granted to apps and keys.
@@ -31,8 +29,33 @@ var (
 // Currencies the service knows.
 var Currencies = []string{"UZS", "USD", "RUB"}
 
-// NewID returns a random UUID string.
-func NewID() string { return uuid.NewString() }
+// NewID returns a random (version 4) UUID as uuid.NewString writes it, in
+// one allocation instead of two (a create takes two or three).
+func NewID() string {
+	var u [16]byte
+	if _, err := rand.Read(u[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+	return uuidText(&u)
+}
+
+// uuidText is uuid.UUID.String's form: lower-case hex, dashes after the
+// 4th, 6th, 8th and 10th bytes.
+func uuidText(u *[16]byte) string {
+	var b [36]byte
+	j := 0
+	for i, c := range u {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b[j] = '-'
+			j++
+		}
+		b[j], b[j+1] = hexDigits[c>>4], hexDigits[c&0xF]
+		j += 2
+	}
+	return string(b[:])
+}
 
 // RandomToken returns n random bytes as unpadded base64url text.
 func RandomToken(n int) string {

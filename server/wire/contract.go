@@ -76,6 +76,15 @@ func (r *ContractRequest) Input(u Unit) (*signflow.ContractInput, error) {
 	if in.SignBy, err = ParseDateTime(r.SignBy, "signBy"); err != nil {
 		return nil, err
 	}
+	if len(r.Values) > 0 {
+		in.Values = make([]signflow.ValueInput, 0, len(r.Values))
+	}
+	if len(r.Payments) > 0 {
+		in.Payments = make([]signflow.Payment, 0, len(r.Payments))
+	}
+	if len(r.Products) > 0 {
+		in.Products = make([]signflow.Product, 0, len(r.Products))
+	}
 	for i, v := range r.Values {
 		if v.TemplateID != "" && v.TemplateID != r.TemplateID {
 			return nil, signflow.Errorf(signflow.EINVALID, "values[%d].templateId: must be the contract's templateId", i)

@@ -51,11 +51,17 @@ func ParseDateTime(s, field string) (*time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
-	t, err := time.Parse(time.RFC3339, s)
+	// A date alone (no RFC 3339 text is that short) is read as a date
+	// at once, without the RFC 3339 attempt's error.
+	var t time.Time
+	var err error
+	if len(s) == len(time.DateOnly) {
+		t, err = time.ParseInLocation(time.DateOnly, s, time.UTC)
+	} else if t, err = time.Parse(time.RFC3339, s); err != nil {
+		t, err = time.ParseInLocation(time.DateOnly, s, time.UTC)
+	}
 	if err != nil {
-		if t, err = time.ParseInLocation(time.DateOnly, s, time.UTC); err != nil {
-			return nil, signflow.Errorf(signflow.EINVALID, "%s: must be a date-time such as 2026-01-31T10:00:00Z, or a date 2026-01-31", field)
-		}
+		return nil, signflow.Errorf(signflow.EINVALID, "%s: must be a date-time such as 2026-01-31T10:00:00Z, or a date 2026-01-31", field)
 	}
 	u := signflow.UTC(t)
 	return &u, nil

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +146,32 @@ func TestWireTime(t *testing.T) {
 	}{Time(at), OptTime(nil), OptTime(&time.Time{})})
 	if err != nil || string(data) != `{"at":"2026-11-22T09:05:09Z","never":null,"zero":null}` {
 		t.Fatalf("%s %v", data, err)
+	}
+}
+
+// TestDateAloneReadsAsBefore holds the date-alone shortcut of ParseDateTime
+// to the plain read (RFC 3339 first, then a date) on ten-character texts,
+// read or refused.
+func TestDateAloneReadsAsBefore(t *testing.T) {
+	plain := func(s string) (time.Time, bool) {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t, err = time.ParseInLocation(time.DateOnly, s, time.UTC)
+		}
+		return signflow.UTC(t), err == nil
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	texts := []string{"2026-12-01", "2024-02-29", "2025-02-29", "0000-01-01", "9999-12-31", "2026-1-01Z", "2026-12-1 ", "1764583445"}
+	for range 5000 {
+		b := []byte("2026-12-01")
+		b[r.IntN(10)] = "0123456789-:TZ+ x"[r.IntN(17)]
+		texts = append(texts, string(b))
+	}
+	for _, s := range texts {
+		want, ok := plain(strings.TrimSpace(s))
+		got, err := ParseDateTime(s, "deliveryAt")
+		if ok != (err == nil) || ok && !got.Equal(want) {
+			t.Fatalf("%q: %v %v; plain read %v %v", s, got, err, want, ok)
+		}
 	}
 }
