@@ -169,7 +169,7 @@ func appendDocumentTerms(b []byte, c *Contract) []byte {
 	b = AppendJSONString(append(b, `,"Seller":`...), c.SellerIN)
 	b = AppendJSONString(append(b, `,"Creator":`...), c.CreatorIN)
 	b = AppendJSONString(append(b, `,"Currency":`...), c.Currency)
-	b = AppendJSONString(append(b, `,"Delivery":`...), timeText(c.DeliveryAt))
+	b = appendTimeText(append(b, `,"Delivery":`...), c.DeliveryAt)
 	b = strconv.AppendInt(append(b, `,"Price":`...), c.Price, 10)
 	b = strconv.AppendInt(append(b, `,"Initial":`...), c.InitialPayment, 10)
 	b = append(b, `,"Values":`...)
@@ -191,7 +191,7 @@ func appendDocumentTerms(b []byte, c *Contract) []byte {
 	}
 	for i, p := range c.Payments {
 		b = strconv.AppendInt(append(b, "[,"[min(i, 1)], '['), p.Amount, 10)
-		b = append(AppendJSONString(append(b, ','), UTC(p.PaymentDate).Format(time.RFC3339)), ']')
+		b = append(UTC(p.PaymentDate).AppendFormat(append(b, ',', '"'), time.RFC3339), '"', ']')
 	}
 	if len(c.Payments) > 0 {
 		b = append(b, ']')
@@ -223,7 +223,7 @@ func appendDocumentTerms(b []byte, c *Contract) []byte {
 			return nil // json.Marshal's failure, as the plain form had it
 		}
 		b = AppendJSONFloat(append(b, `,"Q":`...), p.Quantity)
-		b = AppendJSONString(append(b, `,"D":`...), timeText(p.DeliveryAt))
+		b = appendTimeText(append(b, `,"D":`...), p.DeliveryAt)
 		// Map keys are sorted, so the form is canonical.
 		var err error
 		if b, err = AppendJSONValues(append(b, `,"V":`...), p.Values); err != nil {
@@ -305,9 +305,12 @@ func contractNumber(year int, seq uint64) string {
 	return string(append(b, d...))
 }
 
-func timeText(t *time.Time) string {
-	if t == nil {
-		return ""
+// appendTimeText appends t in RFC 3339 (none: empty) as a JSON string; the
+// text has nothing to escape.
+func appendTimeText(b []byte, t *time.Time) []byte {
+	b = append(b, '"')
+	if t != nil {
+		b = UTC(*t).AppendFormat(b, time.RFC3339)
 	}
-	return UTC(*t).Format(time.RFC3339)
+	return append(b, '"')
 }

@@ -118,3 +118,11 @@ func BenchmarkDocumentTerms(b *testing.B) {
 		}
 	})
 }
+
+// timeText is the plain form's text of an optional time.
+func timeText(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return UTC(*t).Format(time.RFC3339)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"contracts/signflow"
 
@@ -35,7 +36,8 @@ func (t *tx) putEverywhere(c *signflow.Contract, fresh bool) error {
 		old = all.Get(t.tmpSeqKey(c.Seq))
 	}
 	if old == nil {
-		if err := t.addStat("d"+signflow.Day(c.CreatedAt), 1); err != nil {
+		var day [16]byte // "d" and signflow.Day, without its string
+		if err := t.addTo(bucketContractStats, c.CreatedAt.UTC().AppendFormat(append(day[:0], 'd'), time.DateOnly), 1, false); err != nil {
 			return err
 		}
 	} else if status, _ := cut(old); string(status) != c.Status {
