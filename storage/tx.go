@@ -213,11 +213,12 @@ func (t *tx) KeyByHash(hash []byte) (*signflow.APIKey, error) {
 
 func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 	var out []*signflow.APIKey
-	prefix := join([]byte(in), nil)
+	var buf [64]byte
+	prefix := append(append(buf[:0], in...), 0)
 	c := t.reader(bucketKeyOwners).cursor() // every create reads its parties' keys (webhook targets)
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		key, err := t.Key(string(k[len(prefix):]))
-		if err != nil {
+		key := new(signflow.APIKey) // Key's read, by the id's bytes (the cache copies keys)
+		if err := t.get(bucketKeys, k[len(prefix):], key, "Key"); err != nil {
 			return nil, err
 		}
 		out = append(out, key)
