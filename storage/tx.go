@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	"contracts/signflow"
 
@@ -211,7 +212,15 @@ func (t *tx) KeyByHash(hash []byte) (*signflow.APIKey, error) {
 	return t.Key(string(id))
 }
 
+// KeysByOwner reads the owner's keys; in a batched write once per
+// transaction, its creates sharing the slice and the keys (which readers
+// do not modify) until a PutKey.
 func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
+	if t.w != nil {
+		if out, ok := t.w.keys[in]; ok {
+			return out, nil
+		}
+	}
 	var out []*signflow.APIKey
 	var buf [64]byte
 	prefix := append(append(buf[:0], in...), 0)
@@ -223,10 +232,20 @@ func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 		}
 		out = append(out, key)
 	}
+	if t.w != nil {
+		if t.w.keys == nil {
+			t.w.keys = map[string][]*signflow.APIKey{}
+		}
+		out = slices.Clip(out)
+		t.w.keys[in] = out
+	}
 	return out, nil
 }
 
 func (t *tx) PutKey(v *signflow.APIKey) error {
+	if t.w != nil {
+		t.w.keys = nil
+	}
 	if err := t.bucket(bucketKeyHashes).Put(v.Hash, []byte(v.ID)); err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"contracts/signflow"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -21,6 +23,10 @@ type writeState struct {
 	// entries are the counters a new index entry adds to, by party and
 	// summary (addNewEntry), found once per batch.
 	entries map[newEntry]*[5]*delta
+	// keys are the owners' keys read in the transaction (KeysByOwner:
+	// every create reads both parties' for webhook targets); PutKey
+	// forgets them.
+	keys map[string][]*signflow.APIKey
 }
 
 // newEntry is what the counts a new index entry changes depend on.
