@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -270,8 +269,8 @@ func termsBeforeNumber(c *Contract) numberedTerms {
 	c.Number = ""
 	b := appendDocumentTerms(make([]byte, numberRoom, numberRoom+1024), c)
 	c.Number = number
-	id, _ := json.Marshal(c.ID)
-	head := append(append([]byte(`{"ID":`), id...), `,"Number":"`...)
+	head := AppendJSONString(append(make([]byte, 0, 24+len(c.ID)), `{"ID":`...), c.ID)
+	head = append(head, `,"Number":"`...)
 	terms := b[numberRoom:]
 	if !bytes.HasPrefix(terms, head) || len(terms) <= len(head) || terms[len(head)] != '"' {
 		return numberedTerms{}
