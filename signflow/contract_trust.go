@@ -18,7 +18,22 @@ func (s *Service) createTrusting(a *Access, in *ContractInput, actor Actor) (*Co
 	}
 	var trust any
 	c, err := s.prepareContract(a, in, func(fn func(Tx) error) (err error) {
-		trust, err = ts.ViewTrusting(credVer, fn)
+		trust, err = ts.ViewTrusting(credVer, func(tx Tx) error {
+			if err := fn(tx); err != nil {
+				return err
+			}
+			// The tenant's claim on the other party, which the write reads
+			// unless the number is an owner's (RecordParties): taken on
+			// trust here, so that the write confirms it unread.
+			other := in.BuyerIN
+			if other == a.OwnerIN {
+				other = in.SellerIN
+			}
+			if _, err := tx.Claim(a.OwnerIN, other); ErrorCode(err) != ENOTFOUND {
+				return err
+			}
+			return nil
+		})
 		return err
 	})
 	if err != nil {

@@ -24,6 +24,14 @@ type credCache struct {
 	// apps are the apps of recs decoded, by id: every create reads its
 	// app for its webhook. A reader gets a shallow copy, as of tplCache.
 	apps map[string]keptApp
+	// owners are the owners' records of recs decoded, by number: every
+	// create reads its owner's (a copy each, as of apps).
+	owners map[string]keptOwner
+}
+
+type keptOwner struct {
+	ver int64
+	c   signflow.Client
 }
 
 type keptApp struct {
@@ -56,6 +64,7 @@ func (c *credCache) at(version int64) bool {
 		return false
 	case version > c.version || c.recs == nil || len(c.recs)+len(c.keys) >= credCacheMax:
 		c.version, c.recs, c.keys, c.apps = version, map[string]prefetched{}, map[string][]byte{}, map[string]keptApp{}
+		c.owners = map[string]keptOwner{}
 	}
 	return true
 }
@@ -87,6 +96,23 @@ func (c *credCache) putApp(version int64, ver int64, v *signflow.App) {
 	}
 }
 
+// owner is the owner's record of in decoded, as kept at version.
+func (c *credCache) owner(version int64, in string) (keptOwner, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.owners[in]
+	return o, ok && c.version == version
+}
+
+// putOwner keeps rec, the owner's record of the entry kept at version, decoded.
+func (c *credCache) putOwner(version, ver int64, rec *signflow.Client) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == version && c.recs != nil {
+		c.owners[rec.IN] = keptOwner{ver, *rec}
+	}
+}
+
 func (c *credCache) putKeys(version int64, in string, keys []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -99,6 +125,19 @@ func (c *credCache) putKeys(version int64, in string, keys []byte) {
 // the version it began at and changed none of the records itself (its
 // version and records are its own until it commits).
 func (t *tx) cacheable() bool { return t.creds != nil && t.credVer >= 0 && !t.credWritten }
+
+// credsAt is the credentials version the transaction may read the cache
+// at: its own, or in a create's read-only transaction (trust.go) the one
+// taken on trust, which the write confirms.
+func (t *tx) credsAt() (int64, bool) {
+	if t.cacheable() {
+		return t.credVer, true
+	}
+	if t.creds != nil && t.trusted != nil && !t.writable && t.credVer < 0 && t.trustCred >= 0 {
+		return t.trustCred, true
+	}
+	return 0, false
+}
 
 // fedByCache counts a record answered from the cache among the reads of
 // the transaction, which a memo must not have been fed by (memo.go).

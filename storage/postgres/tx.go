@@ -58,6 +58,10 @@ type tx struct {
 	// tplWritten whether the transaction wrote a template.
 	tpls       *tplCache
 	tplWritten bool
+	// claimsKept is the store's cache of claims (claimcache.go), and
+	// confirmedClaims those of it a write's trusts confirmed.
+	claimsKept      *claimCache
+	confirmedClaims map[string]keptClaim
 	// trusted, in a create's read-only transaction (trust.go), receives
 	// what it took from the caches unread; trustCred is the credentials
 	// version it may take so, -1 none.

@@ -1,0 +1,133 @@
+package postgres
+
+import (
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"contracts/signflow"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// claimCache keeps tenants' claims decoded, each with the row version and
+// xmin it was read at: the customer's record that every create of a
+// tenant reads. An entry is never answered as it stands: a create's
+// read-only transaction takes it on trust (trust.go), and the write
+// confirms its version and xmin in its first statement, so a claim
+// changed (or deleted and made again) on any node is read afresh.
+type claimCache struct {
+	mu sync.Mutex
+	m  map[string]keptClaim // claims.seenKey -> the claim
+}
+
+// keptClaim is a claim as read: c nil when it was absent (ver 0).
+type keptClaim struct {
+	ver  int64
+	xmin string
+	c    *signflow.Client
+}
+
+// claimCacheMax bounds the claims kept.
+const claimCacheMax = 10000
+
+func (c *claimCache) get(key string) (keptClaim, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.m[key]
+	return k, ok
+}
+
+func (c *claimCache) put(key string, k keptClaim) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= claimCacheMax {
+		c.m = map[string]keptClaim{}
+	}
+	c.m[key] = k
+}
+
+func (c *claimCache) drop(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, key)
+}
+
+// claimRef is a claim a create took on trust.
+type claimRef struct {
+	in, tenant string
+	kept       keptClaim
+}
+
+// keptClaim answers a claim without a read or a decode: in a write
+// transaction, one its trusts confirmed; in a create's read-only one, the
+// cache's, taken on trust (read and kept first when the cache has none).
+func (t *tx) keptClaim(tenant, in string) (keptClaim, bool, error) {
+	if !validText(tenant) || !validText(in) {
+		return keptClaim{}, false, nil
+	}
+	key := claims.seenKey([]any{in, tenant})
+	if t.writable {
+		k, ok := t.confirmedClaims[key]
+		return k, ok, nil
+	}
+	if t.trusted == nil || t.claimsKept == nil {
+		return keptClaim{}, false, nil
+	}
+	k, ok := t.claimsKept.get(key)
+	t.fedByCache(ok)
+	if !ok {
+		var data []byte
+		err := t.queryRow([]any{&k.ver, &k.xmin, &data}, "SELECT ver, xmin::text, data FROM claims WHERE client_in = $1 AND tenant = $2", in, tenant)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			k = keptClaim{}
+		case err != nil:
+			return k, false, err
+		default:
+			k.c = new(signflow.Client)
+			if err := json.Unmarshal(data, k.c); err != nil {
+				return k, false, err
+			}
+		}
+		t.claimsKept.put(key, k)
+	}
+	tr := t.trust()
+	tr.claims = append(tr.claims, claimRef{in, tenant, k})
+	return k, true, nil
+}
+
+// confirmClaims marks the claims of trust tr that the database holds as
+// kept: ins, their indexes in the asked (from 1), with vers and xmins.
+// It reports whether all hold; those that do not are dropped from the
+// cache, to be read afresh.
+func (t *tx) confirmClaims(tr *trust, base int, idx, vers []int64, xmins []string) bool {
+	ok := true
+	for i, r := range tr.claims {
+		j := -1
+		for n, x := range idx {
+			if x == int64(base+i+1) {
+				j = n
+			}
+		}
+		held := j < 0 && r.kept.ver == 0 || j >= 0 && r.kept.ver == vers[j] && r.kept.xmin == xmins[j]
+		if !held {
+			ok = false
+			if t.claimsKept != nil {
+				t.claimsKept.drop(claims.seenKey([]any{r.in, r.tenant}))
+			}
+		}
+	}
+	return ok
+}
+
+// useClaims lets the write transaction answer the claims of a confirmed
+// trust, until it writes a claim (forgetAhead).
+func (t *tx) useClaims(tr *trust) {
+	for _, r := range tr.claims {
+		if t.confirmedClaims == nil {
+			t.confirmedClaims = map[string]keptClaim{}
+		}
+		t.confirmedClaims[claims.seenKey([]any{r.in, r.tenant})] = r.kept
+	}
+}
