@@ -3,6 +3,7 @@ package postgres
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"sync"
 
 	"contracts/signflow"
@@ -27,6 +28,9 @@ type credCache struct {
 	// owners are the owners' records of recs decoded, by number: every
 	// create reads its owner's (a copy each, as of apps).
 	owners map[string]keptOwner
+	// keysOf are the keys of keys decoded, by owner: every create reads
+	// both parties' keys for their webhooks.
+	keysOf map[string][]signflow.APIKey
 }
 
 type keptOwner struct {
@@ -64,7 +68,7 @@ func (c *credCache) at(version int64) bool {
 		return false
 	case version > c.version || c.recs == nil || len(c.recs)+len(c.keys) >= credCacheMax:
 		c.version, c.recs, c.keys, c.apps = version, map[string]prefetched{}, map[string][]byte{}, map[string]keptApp{}
-		c.owners = map[string]keptOwner{}
+		c.owners, c.keysOf = map[string]keptOwner{}, map[string][]signflow.APIKey{}
 	}
 	return true
 }
@@ -111,6 +115,45 @@ func (c *credCache) putOwner(version, ver int64, rec *signflow.Client) {
 	if c.version == version && c.recs != nil {
 		c.owners[rec.IN] = keptOwner{ver, *rec}
 	}
+}
+
+// decodedKeys are copies of the owner's keys decoded, as kept at version.
+func (c *credCache) decodedKeys(version int64, in string) ([]*signflow.APIKey, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys, ok := c.keysOf[in]
+	if !ok || c.version != version {
+		return nil, false
+	}
+	return copyKeys(keys), true
+}
+
+// putDecodedKeys keeps keys, those of the entry kept at version, decoded.
+func (c *credCache) putDecodedKeys(version int64, in string, keys []*signflow.APIKey) {
+	kept := make([]signflow.APIKey, len(keys))
+	for i, k := range keys {
+		kept[i] = *k
+		clipSlices(reflect.ValueOf(&kept[i]).Elem())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == version && c.recs != nil {
+		c.keysOf[in] = kept
+	}
+}
+
+// copyKeys are shallow copies of keys, whose slices are clipped: a
+// reader's append never reaches the cache.
+func copyKeys(keys []signflow.APIKey) []*signflow.APIKey {
+	if len(keys) == 0 {
+		return nil
+	}
+	vals := slices.Clone(keys)
+	out := make([]*signflow.APIKey, len(vals))
+	for i := range vals {
+		out[i] = &vals[i]
+	}
+	return out
 }
 
 func (c *credCache) putKeys(version int64, in string, keys []byte) {
@@ -215,10 +258,14 @@ func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 	if !t.cacheable() {
 		return list[signflow.APIKey](t, "SELECT data FROM api_keys WHERE owner_in = $1 ORDER BY id", in)
 	}
+	if keys, ok := t.creds.decodedKeys(t.credVer, in); ok {
+		t.fedByCache(true)
+		return keys, nil
+	}
+	version := t.credVer
 	data, ok := t.creds.ownerKeys(t.credVer, in)
 	t.fedByCache(ok)
 	if !ok {
-		var version int64
 		err := t.queryRow([]any{&version, &data},
 			"SELECT n, (SELECT json_agg(data ORDER BY id) FROM api_keys WHERE owner_in = $1) FROM credentials_version", in)
 		if err != nil {
@@ -227,8 +274,11 @@ func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 		t.creds.putKeys(version, in, data)
 	}
 	var out []*signflow.APIKey
-	if data == nil {
-		return out, nil
+	if data != nil {
+		if err := json.Unmarshal(data, &out); err != nil {
+			return nil, err
+		}
 	}
-	return out, json.Unmarshal(data, &out)
+	t.creds.putDecodedKeys(version, in, out)
+	return out, nil
 }
