@@ -102,7 +102,7 @@ func (t *tx) confirm(trusts []*trust) ([]bool, error) {
 		clXmins       []string
 	)
 	err := t.queryRow([]any{&t.credVer, &t.seqs, &tplIDs, &vers, &xmins, &clIdx, &clVers, &clXmins},
-		confirmTrust, ids, max(t.seqsAhead, 1), ins, tenants)
+		confirmTrust, texts(ids), max(t.seqsAhead, 1), texts(ins), texts(tenants))
 	if err != nil {
 		return nil, err
 	}
