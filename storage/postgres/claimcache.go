@@ -53,28 +53,33 @@ func (c *claimCache) drop(key string) {
 	delete(c.m, key)
 }
 
-// claimRef is a claim a create took on trust.
+// claimRef is a claim a create took on trust; key is its seenKey.
 type claimRef struct {
-	in, tenant string
-	kept       keptClaim
+	in, tenant, key string
+	kept            keptClaim
 }
 
 // keptClaim answers a claim without a read or a decode: in a write
 // transaction, one its trusts confirmed; in a create's read-only one, the
 // cache's, taken on trust (read and kept first when the cache has none).
-func (t *tx) keptClaim(tenant, in string) (keptClaim, bool, error) {
+// key is the claim's seenKey.
+func (t *tx) keptClaim(tenant, in string) (k keptClaim, key string, ok bool, err error) {
 	if !validText(tenant) || !validText(in) {
-		return keptClaim{}, false, nil
+		return keptClaim{}, "", false, nil
 	}
-	key := claims.seenKey([]any{in, tenant})
 	if t.writable {
+		if t.confirmedClaims == nil {
+			return keptClaim{}, "", false, nil
+		}
+		key = claims.key2(in, tenant)
 		k, ok := t.confirmedClaims[key]
-		return k, ok, nil
+		return k, key, ok, nil
 	}
 	if t.trusted == nil || t.claimsKept == nil {
-		return keptClaim{}, false, nil
+		return keptClaim{}, "", false, nil
 	}
-	k, ok := t.claimsKept.get(key)
+	key = claims.key2(in, tenant)
+	k, ok = t.claimsKept.get(key)
 	t.fedByCache(ok)
 	if !ok {
 		var data []byte
@@ -83,18 +88,18 @@ func (t *tx) keptClaim(tenant, in string) (keptClaim, bool, error) {
 		case errors.Is(err, pgx.ErrNoRows):
 			k = keptClaim{}
 		case err != nil:
-			return k, false, err
+			return k, "", false, err
 		default:
 			k.c = new(signflow.Client)
 			if err := json.Unmarshal(data, k.c); err != nil {
-				return k, false, err
+				return k, "", false, err
 			}
 		}
 		t.claimsKept.put(key, k)
 	}
 	tr := t.trust()
-	tr.claims = append(tr.claims, claimRef{in, tenant, k})
-	return k, true, nil
+	tr.claims = append(tr.claims, claimRef{in, tenant, key, k})
+	return k, key, true, nil
 }
 
 // confirmClaims marks the claims of trust tr that the database holds as
@@ -114,7 +119,7 @@ func (t *tx) confirmClaims(tr *trust, base int, idx, vers []int64, xmins []strin
 		if !held {
 			ok = false
 			if t.claimsKept != nil {
-				t.claimsKept.drop(claims.seenKey([]any{r.in, r.tenant}))
+				t.claimsKept.drop(r.key)
 			}
 		}
 	}
@@ -128,6 +133,6 @@ func (t *tx) useClaims(tr *trust) {
 		if t.confirmedClaims == nil {
 			t.confirmedClaims = map[string]keptClaim{}
 		}
-		t.confirmedClaims[claims.seenKey([]any{r.in, r.tenant})] = r.kept
+		t.confirmedClaims[r.key] = r.kept
 	}
 }

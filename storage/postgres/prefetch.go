@@ -135,6 +135,9 @@ func (t *tx) prefetch(templateID string, templateVer *int64, templateData []byte
 // aheadOf answers a read from what was prefetched: found says whether it
 // can, and the record's version and data (nil: absent).
 func (t *tx) aheadOf(tb *table, key []any) (p prefetched, found bool) {
+	if t.ahead == nil && t.claimsRead == nil {
+		return prefetched{}, false
+	}
 	sk := tb.seenKey(key)
 	if p, ok := t.ahead[sk]; ok {
 		return p, true

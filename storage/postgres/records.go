@@ -89,7 +89,7 @@ func (t *tx) Owner(in string) (*signflow.Client, error) {
 		if o, hit := t.creds.owner(version, in); hit {
 			t.trustedCredVer()
 			t.fedByCache(true)
-			t.saw(owners, key, o.ver)
+			t.sawKey(owners.key1(in), o.ver)
 			*c = o.c
 			return c, nil
 		}
@@ -120,12 +120,12 @@ func (t *tx) PutOwner(c *signflow.Client) error {
 }
 
 func (t *tx) Claim(tenant, in string) (*signflow.Client, error) {
-	k, ok, err := t.keptClaim(tenant, in)
+	k, sk, ok, err := t.keptClaim(tenant, in)
 	if err != nil {
 		return nil, err
 	}
 	if ok {
-		t.saw(claims, []any{in, tenant}, k.ver)
+		t.sawKey(sk, k.ver)
 		if k.c == nil {
 			return nil, signflow.Errorf(signflow.ENOTFOUND, "%s not found.", claims.what)
 		}

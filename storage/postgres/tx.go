@@ -291,6 +291,10 @@ func (tb *table) seenKey(key []any) string {
 	return b.String()
 }
 
+// key1 and key2 are seenKey of one key and of two, each in one allocation.
+func (tb *table) key1(a string) string    { return tb.name + "\x00" + a }
+func (tb *table) key2(a, b string) string { return tb.name + "\x00" + a + "\x00" + b }
+
 // read decodes the record under key into v, or returns ENOTFOUND.
 func (t *tx) read(tb *table, key []any, v any) error {
 	for _, k := range key {
@@ -338,6 +342,13 @@ func (t *tx) keepClaim(tb *table, key []any, ver int64, data []byte) {
 func (t *tx) saw(tb *table, key []any, ver int64) {
 	if t.writable {
 		t.seen[tb.seenKey(key)] = ver
+	}
+}
+
+// sawKey is saw of the record whose seenKey is sk.
+func (t *tx) sawKey(sk string, ver int64) {
+	if t.writable {
+		t.seen[sk] = ver
 	}
 }
 
