@@ -1,12 +1,13 @@
 package signflow
 
 // createTrusting creates the contract on a Trusting store from what the
-// store keeps (its template, the caller's credentials version), which the
-// write confirms before it writes. It returns ErrUntrusted, having written
-// nothing, when the store is not Trusting, when the write found what was
-// kept changed, and on any refusal of the check before the write: the
-// caller then creates the plain way, on fresh reads, which refuse (or
-// accept) as the database says.
+// store keeps (its template, the caller's credentials version, the
+// tenant's claim on the other party), which the write confirms before it
+// writes. It returns ErrUntrusted, having written nothing, when the store
+// is not Trusting, when the write found what was kept changed, and on any
+// refusal of the check before the write: the caller then creates the
+// plain way, on fresh reads, which refuse (or accept) as the database
+// says.
 func (s *Service) createTrusting(a *Access, in *ContractInput, actor Actor) (*Contract, error) {
 	ts, ok := s.store.(Trusting)
 	if !ok {
@@ -29,7 +30,7 @@ func (s *Service) createTrusting(a *Access, in *ContractInput, actor Actor) (*Co
 			if other == a.OwnerIN {
 				other = in.SellerIN
 			}
-			if _, err := tx.Claim(a.OwnerIN, other); ErrorCode(err) != ENOTFOUND {
+			if _, err := tx.Claim(a.OwnerIN, other); err != nil && ErrorCode(err) != ENOTFOUND {
 				return err
 			}
 			return nil
