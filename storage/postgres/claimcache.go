@@ -3,6 +3,7 @@ package postgres
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 
 	"contracts/signflow"
@@ -102,19 +103,14 @@ func (t *tx) keptClaim(tenant, in string) (k keptClaim, key string, ok bool, err
 	return k, key, true, nil
 }
 
-// confirmClaims marks the claims of trust tr that the database holds as
-// kept: ins, their indexes in the asked (from 1), with vers and xmins.
-// It reports whether all hold; those that do not are dropped from the
-// cache, to be read afresh.
-func (t *tx) confirmClaims(tr *trust, base int, idx, vers []int64, xmins []string) bool {
+// confirmClaims reports whether the claims of trust tr are as kept: ins
+// and tenants are the claims asked, idx the places among them (from 1) of
+// those found, with vers and xmins. Those that are not are dropped from
+// the cache, to be read afresh.
+func (t *tx) confirmClaims(tr *trust, ins, tenants []string, idx, vers []int64, xmins []string) bool {
 	ok := true
-	for i, r := range tr.claims {
-		j := -1
-		for n, x := range idx {
-			if x == int64(base+i+1) {
-				j = n
-			}
-		}
+	for _, r := range tr.claims {
+		j := slices.Index(idx, int64(pairIndex(ins, tenants, r.in, r.tenant)+1))
 		held := j < 0 && r.kept.ver == 0 || j >= 0 && r.kept.ver == vers[j] && r.kept.xmin == xmins[j]
 		if !held {
 			ok = false
@@ -124,6 +120,17 @@ func (t *tx) confirmClaims(tr *trust, base int, idx, vers []int64, xmins []strin
 		}
 	}
 	return ok
+}
+
+// pairIndex is the place of the claim (in, tenant) among ins and tenants,
+// -1 when absent.
+func pairIndex(ins, tenants []string, in, tenant string) int {
+	for i := range ins {
+		if ins[i] == in && tenants[i] == tenant {
+			return i
+		}
+	}
+	return -1
 }
 
 // useClaims lets the write transaction answer the claims of a confirmed

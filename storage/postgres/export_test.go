@@ -61,3 +61,6 @@ const ContractWithPartiesSQL = contractWithParties
 // check that PostgreSQL receives them as the plain slices.
 func TextsArg(s []string) any { return texts(s) }
 func Int64sArg(s []int64) any { return int64s(s) }
+
+// ConfirmTrustSQL exposes the write's first statement to the plan checks.
+const ConfirmTrustSQL = confirmTrust
