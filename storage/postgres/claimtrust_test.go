@@ -15,7 +15,8 @@ import (
 // holds when the create is written: once kept, a create reads no claim;
 // after another node changed the claim, creates alone and in a shared
 // transaction record the new details; after the row was made again with
-// the same version (only its xmin differs), too.
+// the same version (only its xmin differs), too; and a claim kept as
+// absent that the other node then made.
 func TestTrustedClaimsSeeOtherNodes(t *testing.T) {
 	c := &counter{}
 	url := pgtest.NewDatabase(t)
@@ -86,5 +87,30 @@ func TestTrustedClaimsSeeOtherNodes(t *testing.T) {
 	}
 	if buyerName(k) != "Karimzoda" {
 		t.Errorf("buyer %q after the row was made again at its version; want Karimzoda", buyerName(k))
+	}
+
+	// A customer the tenant holds no claim on, kept as absent, then
+	// claimed through the other node.
+	createFor := func(in string) (*signflow.Contract, error) {
+		return w.Service.CreateContract(app, &signflow.ContractInput{TemplateID: w.Template.ID, BuyerIN: in,
+			Price: 150000, Currency: "UZS"}, signflow.Actor{})
+	}
+	for range 2 {
+		if k, err = createFor(fixture.UnknownIN); err != nil {
+			t.Fatal(err)
+		}
+		if k.Parties == nil || k.Parties.Buyer != nil {
+			t.Fatalf("a buyer without a claim recorded as %+v", k.Parties)
+		}
+	}
+	if _, err := signflow.NewService(other, w.Options).RegisterClient(fixture.TenantAccess(fixture.OwnerIN),
+		&signflow.Client{IN: fixture.UnknownIN, FirstName: "Nodira", LastName: "Yusupova", Phone: "+998 90 765-43-21"}); err != nil {
+		t.Fatal(err)
+	}
+	if k, err = createFor(fixture.UnknownIN); err != nil {
+		t.Fatal(err)
+	}
+	if buyerName(k) != "Yusupova" {
+		t.Errorf("buyer %q after the other node registered the claim; want Yusupova", buyerName(k))
 	}
 }
