@@ -1,12 +1,13 @@
 package signflow
 
 // createTrusting creates the contract on a Trusting store from what the
-// store keeps (its template, the caller's credentials version), which the
-// write confirms before it writes. It returns ErrUntrusted, having written
-// nothing, when the store is not Trusting, when the write found what was
-// kept changed, and on any refusal of the check before the write: the
-// caller then creates the plain way, on fresh reads, which refuse (or
-// accept) as the database says.
+// store keeps (its template, the caller's credentials version, the
+// tenant's claim on the other party), which the write confirms before it
+// writes. It returns ErrUntrusted, having written nothing, when the store
+// is not Trusting, when the write found what was kept changed, and on any
+// refusal of the check before the write: the caller then creates the
+// plain way, on fresh reads, which refuse (or accept) as the database
+// says.
 func (s *Service) createTrusting(a *Access, in *ContractInput, actor Actor) (*Contract, error) {
 	ts, ok := s.store.(Trusting)
 	if !ok {
@@ -18,7 +19,22 @@ func (s *Service) createTrusting(a *Access, in *ContractInput, actor Actor) (*Co
 	}
 	var trust any
 	c, err := s.prepareContract(a, in, func(fn func(Tx) error) (err error) {
-		trust, err = ts.ViewTrusting(credVer, fn)
+		trust, err = ts.ViewTrusting(credVer, func(tx Tx) error {
+			if err := fn(tx); err != nil {
+				return err
+			}
+			// The tenant's claim on the other party, which the write reads
+			// unless the number is an owner's (RecordParties): taken on
+			// trust here, so that the write confirms it unread.
+			other := in.BuyerIN
+			if other == a.OwnerIN {
+				other = in.SellerIN
+			}
+			if _, err := tx.Claim(a.OwnerIN, other); err != nil && ErrorCode(err) != ENOTFOUND {
+				return err
+			}
+			return nil
+		})
 		return err
 	})
 	if err != nil {

@@ -72,7 +72,7 @@ func (d statDeltas) columns(shard int16) []any {
 	for i, k := range keys {
 		shards[i], ns[i] = shard, d[k]
 	}
-	return []any{keys, shards, ns}
+	return []any{texts(keys), shards, int64s(ns)}
 }
 
 // everyoneSQL builds the statements of a list of every contract (the

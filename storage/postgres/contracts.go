@@ -248,7 +248,7 @@ func (d countDeltas) columns(shard int16) []any {
 		parties, templates, statuses = append(parties, k.party), append(templates, k.template), append(statuses, k.status)
 		shards, ns = append(shards, shard), append(ns, d[k])
 	}
-	return []any{parties, templates, statuses, shards, ns}
+	return []any{texts(parties), texts(templates), texts(statuses), shards, int64s(ns)}
 }
 
 // validTexts keeps the values PostgreSQL can compare; ok is false when
@@ -289,7 +289,8 @@ func (d pairDeltas) columns(shard int16) []any {
 		parties, others, templates, statuses = append(parties, k.party), append(others, k.other), append(templates, k.template), append(statuses, k.status)
 		shards, ns = append(shards, shard), append(ns, d[k])
 	}
-	return []any{parties, others, templates, statuses, shards, ns}
+	return []any{texts(parties), texts(others), texts(templates), texts(statuses),
+		shards, int64s(ns)}
 }
 
 func less4(a, b pairKey) bool {

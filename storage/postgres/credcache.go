@@ -3,6 +3,7 @@ package postgres
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"sync"
 
 	"contracts/signflow"
@@ -24,6 +25,17 @@ type credCache struct {
 	// apps are the apps of recs decoded, by id: every create reads its
 	// app for its webhook. A reader gets a shallow copy, as of tplCache.
 	apps map[string]keptApp
+	// owners are the owners' records of recs decoded, by number: every
+	// create reads its owner's (a copy each, as of apps).
+	owners map[string]keptOwner
+	// keysOf are the keys of keys decoded, by owner: every create reads
+	// both parties' keys for their webhooks.
+	keysOf map[string][]signflow.APIKey
+}
+
+type keptOwner struct {
+	ver int64
+	c   signflow.Client
 }
 
 type keptApp struct {
@@ -56,6 +68,7 @@ func (c *credCache) at(version int64) bool {
 		return false
 	case version > c.version || c.recs == nil || len(c.recs)+len(c.keys) >= credCacheMax:
 		c.version, c.recs, c.keys, c.apps = version, map[string]prefetched{}, map[string][]byte{}, map[string]keptApp{}
+		c.owners, c.keysOf = map[string]keptOwner{}, map[string][]signflow.APIKey{}
 	}
 	return true
 }
@@ -87,6 +100,62 @@ func (c *credCache) putApp(version int64, ver int64, v *signflow.App) {
 	}
 }
 
+// owner is the owner's record of in decoded, as kept at version.
+func (c *credCache) owner(version int64, in string) (keptOwner, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.owners[in]
+	return o, ok && c.version == version
+}
+
+// putOwner keeps rec, the owner's record of the entry kept at version, decoded.
+func (c *credCache) putOwner(version, ver int64, rec *signflow.Client) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == version && c.recs != nil {
+		c.owners[rec.IN] = keptOwner{ver, *rec}
+	}
+}
+
+// decodedKeys are copies of the owner's keys decoded, as kept at version.
+func (c *credCache) decodedKeys(version int64, in string) ([]*signflow.APIKey, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys, ok := c.keysOf[in]
+	if !ok || c.version != version {
+		return nil, false
+	}
+	return copyKeys(keys), true
+}
+
+// putDecodedKeys keeps keys, those of the entry kept at version, decoded.
+func (c *credCache) putDecodedKeys(version int64, in string, keys []*signflow.APIKey) {
+	kept := make([]signflow.APIKey, len(keys))
+	for i, k := range keys {
+		kept[i] = *k
+		clipSlices(reflect.ValueOf(&kept[i]).Elem())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == version && c.recs != nil {
+		c.keysOf[in] = kept
+	}
+}
+
+// copyKeys are shallow copies of keys, whose slices are clipped: a
+// reader's append never reaches the cache.
+func copyKeys(keys []signflow.APIKey) []*signflow.APIKey {
+	if len(keys) == 0 {
+		return nil
+	}
+	vals := slices.Clone(keys)
+	out := make([]*signflow.APIKey, len(vals))
+	for i := range vals {
+		out[i] = &vals[i]
+	}
+	return out
+}
+
 func (c *credCache) putKeys(version int64, in string, keys []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -99,6 +168,19 @@ func (c *credCache) putKeys(version int64, in string, keys []byte) {
 // the version it began at and changed none of the records itself (its
 // version and records are its own until it commits).
 func (t *tx) cacheable() bool { return t.creds != nil && t.credVer >= 0 && !t.credWritten }
+
+// credsAt is the credentials version the transaction may read the cache
+// at: its own, or in a create's read-only transaction (trust.go) the one
+// taken on trust, which the write confirms.
+func (t *tx) credsAt() (int64, bool) {
+	if t.cacheable() {
+		return t.credVer, true
+	}
+	if t.creds != nil && t.trusted != nil && !t.writable && t.credVer < 0 && t.trustCred >= 0 {
+		return t.trustCred, true
+	}
+	return 0, false
+}
 
 // fedByCache counts a record answered from the cache among the reads of
 // the transaction, which a memo must not have been fed by (memo.go).
@@ -176,10 +258,14 @@ func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 	if !t.cacheable() {
 		return list[signflow.APIKey](t, "SELECT data FROM api_keys WHERE owner_in = $1 ORDER BY id", in)
 	}
+	if keys, ok := t.creds.decodedKeys(t.credVer, in); ok {
+		t.fedByCache(true)
+		return keys, nil
+	}
+	version := t.credVer
 	data, ok := t.creds.ownerKeys(t.credVer, in)
 	t.fedByCache(ok)
 	if !ok {
-		var version int64
 		err := t.queryRow([]any{&version, &data},
 			"SELECT n, (SELECT json_agg(data ORDER BY id) FROM api_keys WHERE owner_in = $1) FROM credentials_version", in)
 		if err != nil {
@@ -188,8 +274,11 @@ func (t *tx) KeysByOwner(in string) ([]*signflow.APIKey, error) {
 		t.creds.putKeys(version, in, data)
 	}
 	var out []*signflow.APIKey
-	if data == nil {
-		return out, nil
+	if data != nil {
+		if err := json.Unmarshal(data, &out); err != nil {
+			return nil, err
+		}
 	}
-	return out, json.Unmarshal(data, &out)
+	t.creds.putDecodedKeys(version, in, out)
+	return out, nil
 }

@@ -56,3 +56,11 @@ const MemoHoldsSQL = memoHolds
 
 // ContractWithPartiesSQL exposes a contract's read to the plan checks.
 const ContractWithPartiesSQL = contractWithParties
+
+// TextsArg and Int64sArg expose the array arguments (args.go) to the
+// check that PostgreSQL receives them as the plain slices.
+func TextsArg(s []string) any { return texts(s) }
+func Int64sArg(s []int64) any { return int64s(s) }
+
+// ConfirmTrustSQL exposes the write's first statement to the plan checks.
+const ConfirmTrustSQL = confirmTrust

@@ -107,3 +107,47 @@ func explain(t *testing.T, s *postgres.Store, sql string, args []any) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// A write's first statement confirms the claims its creates took on trust
+// by their keys, not by reading every claim there is: in the plan made for
+// any arguments (the statement is prepared once a connection), on a
+// database never analysed as on one analysed.
+func TestConfirmTrustPlanUsesIndexes(t *testing.T) {
+	s := pgtest.Open(t)
+	w := storagetest.NewWorld(t, s, 100, 2_000, 100)
+	ctx := context.Background()
+	conn, err := postgres.Pool(s).Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Exec(ctx, "RESET plan_cache_mode")
+	args := []any{[]string{signflow.NewID()}, 4, []string{w.Owner, w.Owner}, []string{w.Owner, "39999999999"}}
+	for _, when := range []string{"not analysed", "analysed"} {
+		if when == "analysed" {
+			if _, err := conn.Exec(ctx, "ANALYZE"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var lines []string
+		rows, err := conn.Query(ctx, "EXPLAIN "+postgres.ConfirmTrustSQL, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, line)
+		}
+		rows.Close()
+		plan := strings.Join(lines, "\n")
+		if m := regexp.MustCompile(`Seq Scan on claims\b`).FindString(plan); m != "" {
+			t.Errorf("%s: %s:\n%s", when, m, plan)
+		}
+	}
+}

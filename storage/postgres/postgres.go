@@ -76,6 +76,7 @@ type Store struct {
 	deliveryAdded atomic.Pointer[func()]
 	creds         credCache
 	tpls          tplCache
+	claims        claimCache
 	spares        *spares
 	group         group
 	runners       int // write transactions in flight before writers share them (group.go)
@@ -173,7 +174,7 @@ func (s *Store) update(shard int16, fn func(signflow.Tx) error) error {
 	}
 	defer release()
 	t := newTx(ctx, l, true)
-	t.creds, l.credVer, t.tpls, t.shard = &s.creds, &t.credVer, &s.tpls, shard
+	t.creds, l.credVer, t.tpls, t.shard, t.claimsKept = &s.creds, &t.credVer, &s.tpls, shard, &s.claims
 	if err := fn(t); err != nil {
 		// A conflict seen by the transaction wins over what fn made of it.
 		if t.failed != nil {
@@ -208,7 +209,7 @@ func (s *Store) view(setup func(*tx), fn func(signflow.Tx) error) error {
 	// the next taker of the connection commits it (spare.go).
 	l.park = true
 	t := newTx(ctx, l, false)
-	t.creds, t.memos, t.tpls = &s.creds, s.memos, &s.tpls
+	t.creds, t.memos, t.tpls, t.claimsKept = &s.creds, s.memos, &s.tpls, &s.claims
 	if setup != nil {
 		setup(t)
 	}

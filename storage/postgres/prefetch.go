@@ -135,6 +135,9 @@ func (t *tx) prefetch(templateID string, templateVer *int64, templateData []byte
 // aheadOf answers a read from what was prefetched: found says whether it
 // can, and the record's version and data (nil: absent).
 func (t *tx) aheadOf(tb *table, key []any) (p prefetched, found bool) {
+	if t.ahead == nil && t.claimsRead == nil {
+		return prefetched{}, false
+	}
 	sk := tb.seenKey(key)
 	if p, ok := t.ahead[sk]; ok {
 		return p, true
@@ -151,6 +154,9 @@ func (t *tx) aheadOf(tb *table, key []any) (p prefetched, found bool) {
 // forgetAhead drops what was prefetched once the transaction writes a
 // record of a kind it holds.
 func (t *tx) forgetAhead(tb *table) {
+	if tb == claims {
+		t.confirmedClaims = nil
+	}
 	if t.ahead != nil && (tb == templates || tb == owners || tb == claims) {
 		t.ahead, t.claimsRead = nil, nil
 	}
@@ -215,15 +221,20 @@ func (t *tx) aheadClaims(raw [][]json.RawMessage) {
 	}
 }
 
-// cachedOwner answers an owner's record from the credentials cache.
-func (t *tx) cachedOwner(in string) (prefetched, bool) {
-	if !t.cacheable() {
-		return prefetched{}, false
+// cachedOwner answers an owner's record from the credentials cache, with
+// the version it was kept at.
+func (t *tx) cachedOwner(in string) (prefetched, int64, bool) {
+	version, ok := t.credsAt()
+	if !ok {
+		return prefetched{}, 0, false
 	}
-	p, ok := t.creds.rec(t.credVer, owners.seenKey([]any{in}))
+	p, ok := t.creds.rec(version, owners.seenKey([]any{in}))
 	t.fedByCache(ok)
-	if ok && t.ahead == nil {
-		t.ahead = map[string]prefetched{}
+	if ok {
+		t.trustedCredVer()
+		if t.ahead == nil {
+			t.ahead = map[string]prefetched{}
+		}
 	}
-	return p, ok
+	return p, version, ok
 }

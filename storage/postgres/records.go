@@ -80,16 +80,33 @@ func (t *tx) PutKey(v *signflow.APIKey) error {
 }
 
 func (t *tx) Owner(in string) (*signflow.Client, error) {
-	c := new(signflow.Client)
 	key := []any{in}
-	if _, ok := t.aheadOf(owners, key); !ok && validText(in) {
-		if p, ok := t.cachedOwner(in); ok {
-			t.ahead[owners.seenKey(key)] = p
-		} else if err := t.ownerWithClaims(in); err != nil {
-			return nil, err
+	c := new(signflow.Client)
+	if _, ok := t.aheadOf(owners, key); ok || !validText(in) {
+		return c, t.read(owners, key, c)
+	}
+	if version, ok := t.credsAt(); ok {
+		if o, hit := t.creds.owner(version, in); hit {
+			t.trustedCredVer()
+			t.fedByCache(true)
+			t.sawKey(owners.key1(in), o.ver)
+			*c = o.c
+			return c, nil
 		}
 	}
-	return c, t.read(owners, key, c)
+	p, version, ok := t.cachedOwner(in)
+	if !ok {
+		if err := t.ownerWithClaims(in); err != nil {
+			return nil, err
+		}
+		return c, t.read(owners, key, c)
+	}
+	t.ahead[owners.seenKey(key)] = p
+	err := t.read(owners, key, c)
+	if err == nil && c.IN == in {
+		t.creds.putOwner(version, p.ver, c)
+	}
+	return c, err
 }
 
 // PutOwner writes the owner's record and replaces its name words.
@@ -103,6 +120,18 @@ func (t *tx) PutOwner(c *signflow.Client) error {
 }
 
 func (t *tx) Claim(tenant, in string) (*signflow.Client, error) {
+	k, sk, ok, err := t.keptClaim(tenant, in)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		t.sawKey(sk, k.ver)
+		if k.c == nil {
+			return nil, signflow.Errorf(signflow.ENOTFOUND, "%s not found.", claims.what)
+		}
+		c := *k.c
+		return &c, nil
+	}
 	c := new(signflow.Client)
 	return c, t.read(claims, []any{in, tenant}, c)
 }
@@ -110,6 +139,9 @@ func (t *tx) Claim(tenant, in string) (*signflow.Client, error) {
 // PutClaim writes a tenant's claim and replaces its words in the tenant's
 // own name index.
 func (t *tx) PutClaim(tenant string, c *signflow.Client) error {
+	if t.claimsKept != nil && validText(tenant) && validText(c.IN) {
+		t.claimsKept.drop(claims.seenKey([]any{c.IN, tenant}))
+	}
 	t.queue(nil, "DELETE FROM claim_names WHERE tenant = $1 AND client_in = $2", tenant, c.IN)
 	t.queue(nil, `INSERT INTO claim_names (tenant, word, client_in)
 		SELECT DISTINCT $1::text, unnest($2::text[]), $3::text ON CONFLICT DO NOTHING`, tenant, c.NameWords(), c.IN)

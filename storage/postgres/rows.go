@@ -102,7 +102,8 @@ func (r *contractRows) statement() (string, []any) {
 		SELECT id, seq, number, status, template_id, buyer_in, seller_in, 1, data
 		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::json[])
 		AS r (id, seq, number, status, template_id, buyer_in, seller_in, data)`,
-		[]any{r.ids, r.seqs, r.numbers, r.statuses, r.templates, r.buyers, r.sellers, r.data}
+		[]any{texts(r.ids), int64s(r.seqs), texts(r.numbers), texts(r.statuses),
+			texts(r.templates), texts(r.buyers), texts(r.sellers), r.data}
 }
 
 // partyRows are the rows of new contracts' parties, one a party.
@@ -119,7 +120,8 @@ func (r *partyRows) add(party, other string, seq int64, status, template, contra
 func (r *partyRows) statement() (string, []any) {
 	return `INSERT INTO contract_parties (party_in, seq, other_in, status, template_id, contract_id)
 		SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-		[]any{r.parties, r.seqs, r.others, r.statuses, r.templates, r.contracts}
+		[]any{texts(r.parties), int64s(r.seqs), texts(r.others), texts(r.statuses),
+			texts(r.templates), texts(r.contracts)}
 }
 
 // auditRows are audit events, numbered by the database in their order here.
@@ -131,7 +133,7 @@ type auditRows struct {
 func (r *auditRows) statement() (string, []any) {
 	return `INSERT INTO audit (contract_id, data)
 		SELECT c, d FROM unnest($1::text[], $2::json[]) WITH ORDINALITY AS r (c, d, n) ORDER BY n`,
-		[]any{r.contracts, r.data}
+		[]any{texts(r.contracts), r.data}
 }
 
 // deliveryRows are new outbox rows, numbered by the database in their
@@ -147,7 +149,8 @@ func (r *deliveryRows) statement() (string, []any) {
 		SELECT id, c, target, status, next, next, 1, d
 		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::json[]) WITH ORDINALITY
 		AS r (id, c, target, status, next, d, n) ORDER BY n`,
-		[]any{r.ids, r.contracts, r.targets, r.statuses, r.next, r.data}
+		[]any{texts(r.ids), texts(r.contracts), texts(r.targets), texts(r.statuses),
+			int64s(r.next), r.data}
 }
 
 // sqlRows is a statement of its own among the rows: a count's upsert.

@@ -58,6 +58,10 @@ type tx struct {
 	// tplWritten whether the transaction wrote a template.
 	tpls       *tplCache
 	tplWritten bool
+	// claimsKept is the store's cache of claims (claimcache.go), and
+	// confirmedClaims those of it a write's trusts confirmed.
+	claimsKept      *claimCache
+	confirmedClaims map[string]keptClaim
 	// trusted, in a create's read-only transaction (trust.go), receives
 	// what it took from the caches unread; trustCred is the credentials
 	// version it may take so, -1 none.
@@ -287,6 +291,10 @@ func (tb *table) seenKey(key []any) string {
 	return b.String()
 }
 
+// key1 and key2 are seenKey of one key and of two, each in one allocation.
+func (tb *table) key1(a string) string    { return tb.name + "\x00" + a }
+func (tb *table) key2(a, b string) string { return tb.name + "\x00" + a + "\x00" + b }
+
 // read decodes the record under key into v, or returns ENOTFOUND.
 func (t *tx) read(tb *table, key []any, v any) error {
 	for _, k := range key {
@@ -334,6 +342,13 @@ func (t *tx) keepClaim(tb *table, key []any, ver int64, data []byte) {
 func (t *tx) saw(tb *table, key []any, ver int64) {
 	if t.writable {
 		t.seen[tb.seenKey(key)] = ver
+	}
+}
+
+// sawKey is saw of the record whose seenKey is sk.
+func (t *tx) sawKey(sk string, ver int64) {
+	if t.writable {
+		t.seen[sk] = ver
 	}
 }
 
