@@ -83,9 +83,17 @@ func TestServeEskizSendsTheTextsOfTheTable(t *testing.T) {
 	if logins != 1 {
 		t.Fatalf("%d logins, want the one at start", logins)
 	}
-	_, metrics := httpCall(t, "GET", "http://"+addrs["admin"]+"/metrics", "", "", "")
-	if !strings.Contains(metrics, `contracts_sms_sends_total{provider="eskiz",result="sent"} 1`) {
-		t.Fatalf("/metrics lacks the send:\n%s", grepLines(metrics, "contracts_sms"))
+	// The fake records the text when it arrives; the appliance counts the
+	// send once it has read the answer, a moment later.
+	var metrics string
+	counted := func() bool {
+		_, metrics = httpCall(t, "GET", "http://"+addrs["admin"]+"/metrics", "", "", "")
+		return strings.Contains(metrics, `contracts_sms_sends_total{provider="eskiz",result="sent"} 1`)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !counted(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("/metrics lacks the send:\n%s", grepLines(metrics, "contracts_sms"))
+		}
 	}
 }
 
