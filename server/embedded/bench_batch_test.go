@@ -1,9 +1,6 @@
 package embedded
 
 import (
-	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
@@ -30,10 +27,7 @@ func BenchmarkCreateBatch(b *testing.B) {
 				var wg sync.WaitGroup
 				for range n {
 					wg.Go(func() {
-						req := httptest.NewRequest(http.MethodPost, "/v1/contracts", bytes.NewReader(body))
-						req.Header.Set("Authorization", "Bearer "+tok)
-						req.Header.Set("Content-Type", "application/json")
-						serve(b, e, req)
+						serve(b, e, createRequest(tok, body))
 					})
 				}
 				wg.Wait()

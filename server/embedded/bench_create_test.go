@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -50,10 +49,7 @@ func BenchmarkCreateContractWebhook(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			req := httptest.NewRequest(http.MethodPost, "/v1/contracts", bytes.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+tok)
-			req.Header.Set("Content-Type", "application/json")
-			serve(b, e, req)
+			serve(b, e, createRequest(tok, body))
 		}
 	})
 	for pending(b, e) {

@@ -59,10 +59,7 @@ func BenchmarkCreateContract(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			req := httptest.NewRequest(http.MethodPost, "/v1/contracts", bytes.NewReader(body))
-			req.Header.Set("Authorization", "Bearer "+tok)
-			req.Header.Set("Content-Type", "application/json")
-			serve(b, e, req)
+			serve(b, e, createRequest(tok, body))
 		}
 	})
 	b.StopTimer()
@@ -81,4 +78,12 @@ func serve(b *testing.B, e *env, req *http.Request) {
 	if rec.Code != http.StatusOK {
 		b.Errorf("%s %s: %d %s", req.Method, req.URL.Path, rec.Code, rec.Body)
 	}
+}
+
+// createRequest is a POST /v1/contracts of body by the bearer of tok.
+func createRequest(tok string, body []byte) *http.Request {
+	req := httptest.NewRequest(http.MethodPost, "/v1/contracts", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	return req
 }

@@ -18,13 +18,8 @@ import (
 // the same version (only its xmin differs), too; and a claim kept as
 // absent that the other node then made.
 func TestTrustedClaimsSeeOtherNodes(t *testing.T) {
-	c := &counter{}
 	url := pgtest.NewDatabase(t)
-	s, err := postgres.Open(t.Context(), url, postgres.WithRunners(postgres.WithTracer(pgtest.Options(), c), 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, c := groupStoreOn(t, url)
 	w, app := newBenchWorld(t, s)
 	other := pgtest.OpenURL(t, url) // the second node
 	create := func(string) (*signflow.Contract, error) {
@@ -40,7 +35,10 @@ func TestTrustedClaimsSeeOtherNodes(t *testing.T) {
 	if _, err := create(""); err != nil { // the claim kept
 		t.Fatal(err)
 	}
-	var k *signflow.Contract
+	var (
+		k   *signflow.Contract
+		err error
+	)
 	_, _, sql := c.count(func() { k, err = create("") })
 	if err != nil {
 		t.Fatal(err)

@@ -17,8 +17,14 @@ import (
 // groupStore is a store of one write transaction in flight, whose
 // statements c counts.
 func groupStore(t *testing.T) (*postgres.Store, *counter) {
+	return groupStoreOn(t, pgtest.NewDatabase(t))
+}
+
+// groupStoreOn is groupStore on the database at url (which a second
+// node may open too).
+func groupStoreOn(t *testing.T, url string) (*postgres.Store, *counter) {
 	c := &counter{}
-	s, err := postgres.Open(context.Background(), pgtest.NewDatabase(t), postgres.WithRunners(postgres.WithTracer(pgtest.Options(), c), 1))
+	s, err := postgres.Open(context.Background(), url, postgres.WithRunners(postgres.WithTracer(pgtest.Options(), c), 1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,13 +60,8 @@ func createsGrouped(t *testing.T, s *postgres.Store, create func(string) (*signf
 // of an app kept by this node, whose secret the other node rotated, is
 // refused, and one of another app commits beside it.
 func TestTrustedCreatesSeeOtherNodes(t *testing.T) {
-	c := &counter{}
 	url := pgtest.NewDatabase(t)
-	s, err := postgres.Open(t.Context(), url, postgres.WithRunners(postgres.WithTracer(pgtest.Options(), c), 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, c := groupStoreOn(t, url)
 	w, app := newBenchWorld(t, s)
 	other := pgtest.OpenURL(t, url) // the second node
 	createBy := func(a *signflow.Access, id string) (*signflow.Contract, error) {
