@@ -10,6 +10,8 @@ import (
 	"contracts/storage/postgres"
 	"contracts/storage/postgres/pgtest"
 	"contracts/storage/storagetest"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Lists and searches walk indexes: over a realistic spread of data (most
@@ -92,7 +94,15 @@ func TestClientByIDPlanUsesIndexes(t *testing.T) {
 
 func explain(t *testing.T, s *postgres.Store, sql string, args []any) string {
 	t.Helper()
-	rows, err := postgres.Pool(s).Query(context.Background(), "EXPLAIN "+sql, args...)
+	return explainOn(t, postgres.Pool(s), sql, args)
+}
+
+// explainOn is explain on q: a pool, or a connection set up for the plan.
+func explainOn(t *testing.T, q interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}, sql string, args []any) string {
+	t.Helper()
+	rows, err := q.Query(context.Background(), "EXPLAIN "+sql, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,20 +142,7 @@ func TestConfirmTrustPlanUsesIndexes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var lines []string
-		rows, err := conn.Query(ctx, "EXPLAIN "+postgres.ConfirmTrustSQL, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				t.Fatal(err)
-			}
-			lines = append(lines, line)
-		}
-		rows.Close()
-		plan := strings.Join(lines, "\n")
+		plan := explainOn(t, conn, postgres.ConfirmTrustSQL, args)
 		if m := regexp.MustCompile(`Seq Scan on claims\b`).FindString(plan); m != "" {
 			t.Errorf("%s: %s:\n%s", when, m, plan)
 		}
