@@ -27,6 +27,7 @@ type batcher struct {
 	// the call that fills it up wakes the writer through full.
 	gathering bool
 	full      chan struct{}
+	counts    writerCounts // for WriterStats
 }
 
 // fullBatch is the batch that commits without waiting out the delay. A
@@ -97,7 +98,10 @@ func (db *DB) writeBatches() {
 		calls := b.calls[:n:n]
 		b.calls = append([]batchCall(nil), b.calls[n:]...)
 		b.mu.Unlock()
+		start := time.Now()
 		db.writeBatch(calls)
+		b.counts.writes.Add(uint64(len(calls)))
+		b.counts.busy.Add(int64(time.Since(start)))
 	}
 }
 
@@ -128,6 +132,7 @@ func (b *batcher) gatherFor(wait time.Duration) {
 func (db *DB) writeBatch(calls []batchCall) {
 	for len(calls) > 0 {
 		failed := -1
+		db.batcher.counts.commits.Add(1)
 		err := db.bolt.Update(func(btx *bolt.Tx) error {
 			for i, c := range calls {
 				if err := safelyCall(c.fn, btx); err != nil {

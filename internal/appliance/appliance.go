@@ -166,6 +166,7 @@ func Start(cfg *config.Config, opt Options) (_ *Appliance, err error) {
 	deps := routeDeps{a: a, adminToken: adminToken, demo: opt.Demo, box: box, pool: pool, sealID: sealID,
 		pdfs: pdf.NewSealedCache(pdf.DefaultCacheBytes, sealer)}
 	a.metrics.Registry.MustRegister(deps.pdfs.Collectors()...)
+	a.metrics.Registry.MustRegister(a.db.collectors...)
 	tlsConfigs, err := a.tlsConfigs()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"contracts/storage"
 	"contracts/storage/postgres"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/crypto/acme/autocert"
 )
 
@@ -43,6 +44,8 @@ type data struct {
 	once  func(name string, fn func() error) error
 	// acmeCache keeps the ACME account and certificates.
 	acmeCache func() (autocert.Cache, error)
+	// collectors are the engine's own metrics (bbolt's writer).
+	collectors []prometheus.Collector
 }
 
 // openData opens the configured database.
@@ -53,9 +56,10 @@ func openData(cfg *config.Config, box *secretbox.Box) (*data, error) {
 			return nil, err
 		}
 		return &data{store: db, backup: db, blobs: pades.Dir(cfg.Data.Dir),
-			ready:     func() error { _, err := db.SchemaVersion(); return err },
-			once:      func(_ string, fn func() error) error { return fn() },
-			acmeCache: func() (autocert.Cache, error) { return tlscert.DirCache(cfg.DataPath(config.ACMEDir)) },
+			ready:      func() error { _, err := db.SchemaVersion(); return err },
+			once:       func(_ string, fn func() error) error { return fn() },
+			acmeCache:  func() (autocert.Cache, error) { return tlscert.DirCache(cfg.DataPath(config.ACMEDir)) },
+			collectors: writerCollectors(db),
 		}, nil
 	}
 	p := cfg.Data.Postgres

@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"io"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"testing"
 )
@@ -31,18 +29,10 @@ func TestServePDFCache(t *testing.T) {
 			}
 		}
 	}
-	req, _ := http.NewRequest("GET", in.admin+"/metrics", nil)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	metrics := string(data)
-	for name, want := range map[string]string{"contracts_pdf_renders_total": "1", "contracts_pdf_cache_hits_total": "99"} {
-		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(metrics)
-		if m == nil || m[1] != want {
-			t.Errorf("%s = %v, want %s", name, m, want)
+	got := scrape(t, in.admin, []string{"contracts_pdf_renders_total", "contracts_pdf_cache_hits_total"})
+	for name, want := range map[string]float64{"contracts_pdf_renders_total": 1, "contracts_pdf_cache_hits_total": 99} {
+		if got[name] != want {
+			t.Errorf("%s = %v, want %v", name, got[name], want)
 		}
 	}
 	in.stop(t)
