@@ -16,8 +16,9 @@ func TestServeWriterMetrics(t *testing.T) {
 	dir := t.TempDir()
 	in := startInstance(t, dir, filepath.Join(dir, "data"), "CONTRACTS_RATELIMIT__KEYPERSECOND=0")
 	p := provision(t, in, "")
-	names := []string{"contracts_store_commits_total", "contracts_store_commit_writes_total",
-		"contracts_store_writer_busy_seconds_total", "contracts_store_disk_write_seconds_total", "contracts_store_pages_written_total"}
+	const commits, writes, busy, disk, pages = "contracts_store_commits_total", "contracts_store_commit_writes_total",
+		"contracts_store_writer_busy_seconds_total", "contracts_store_disk_write_seconds_total", "contracts_store_pages_written_total"
+	names := []string{commits, writes, busy, disk, pages}
 	before := scrape(t, in.admin, names)
 	const creates = 5
 	for range creates {
@@ -26,16 +27,17 @@ func TestServeWriterMetrics(t *testing.T) {
 			"price": 150000, "products": []map[string]any{{"name": "Televizor", "quantity": 1, "price": 150000}}}), &c, "X-API-Key", p.apiKey)
 	}
 	after := scrape(t, in.admin, names)
-	if got := after[names[1]] - before[names[1]]; got < creates {
-		t.Errorf("%s moved by %v, want at least %d creates", names[1], got, creates)
+	moved := func(name string) float64 { return after[name] - before[name] }
+	if moved(writes) < creates {
+		t.Errorf("%s moved by %v, want at least %d creates", writes, moved(writes), creates)
 	}
-	for _, name := range []string{names[0], names[2], names[3]} {
-		if after[name] <= before[name] {
+	for _, name := range []string{commits, busy, disk} {
+		if moved(name) <= 0 {
 			t.Errorf("%s: %v → %v, want it to grow with the creates", name, before[name], after[name])
 		}
 	}
-	if got := after[names[4]] - before[names[4]]; got < 2*after[names[0]]-2*before[names[0]] {
-		t.Errorf("%s moved by %v for %v commits: each writes a leaf and a meta page at least", names[4], got, after[names[0]]-before[names[0]])
+	if moved(pages) < 2*moved(commits) {
+		t.Errorf("%s moved by %v for %v commits: each writes a leaf and a meta page at least", pages, moved(pages), moved(commits))
 	}
 	in.stop(t)
 }
