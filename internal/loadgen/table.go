@@ -29,6 +29,7 @@ type Row struct {
 	App, Base           Result
 	Skipped             string // why the row was not measured
 	Hooks               int    // webhook deliveries the baseline's /hook received during the row
+	Writer              Writer // what the bbolt writer did during the row
 }
 
 // Ratio is the appliance's throughput over the baseline's.
@@ -184,7 +185,14 @@ func measureRow(ctx context.Context, cfg Config, row *Row, base *child, contract
 	if err != nil {
 		return err
 	}
+	stored, err := w.storeMetrics(adminToken)
+	if err != nil {
+		return err
+	}
 	row.App, row.Base = runPair(ctx, cfg, app, ref, &srv.rss, &base.rss, cfg.Rounds)
+	if now, err := w.storeMetrics(adminToken); err == nil {
+		row.Writer = writerBetween(stored, now)
+	}
 	after, err := w.hooksReceived(base.addr("echo"))
 	row.Hooks = after - hooks
 	fmt.Fprintf(progress, "bench: %-9s appliance %8.0f req/s p99 %-9v baseline %8.0f req/s  ratio %.2f\n", row.Key,

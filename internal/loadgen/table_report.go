@@ -65,6 +65,11 @@ func (r *TableReport) Print(w io.Writer) {
 				x.Hooks, x.App.Requests)
 		}
 	}
+	for _, x := range r.Rows {
+		if x.Writer.Commits > 0 {
+			fmt.Fprintf(w, "bbolt writer during %s (its warm-up and the baseline's runs too): %v\n", x.Key, x.Writer)
+		}
+	}
 	fmt.Fprintln(w, "\nthe same rows with the shared kit (../shared/bench/ratio.sh; .ci/ratio-bench builds, starts and provisions a checkout):")
 	for _, x := range TableRows {
 		fmt.Fprintf(w, "  %-46s %-38s vs %s\n", x.Work, x.Kit, x.Baseline)
