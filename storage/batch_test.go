@@ -49,6 +49,30 @@ func holdWriter(db *DB, fn func(signflow.Tx) error) (release func(), done <-chan
 	return func() { close(hold) }, out
 }
 
+// writeBehindHeld holds the writer with a write of "first", queues n
+// writes of "k<i>" behind it, lets it go and waits for them all; it
+// returns the write transaction ids of the first and of each of the n.
+func writeBehindHeld(t *testing.T, db *DB, n int) (first uint64, ids []uint64) {
+	t.Helper()
+	release, done := holdWriter(db, putMeta("first", &first))
+	ids = make([]uint64, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- db.Update(putMeta(fmt.Sprint("k", i), &ids[i])) }()
+	}
+	waitQueued(t, db, n)
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	return first, ids
+}
+
 // waitQueued waits until n calls wait for the writer.
 func waitQueued(t *testing.T, db *DB, n int) {
 	t.Helper()
@@ -72,24 +96,8 @@ func waitQueued(t *testing.T, db *DB, n int) {
 // do not each pay a commit of their own.
 func TestUpdatesWhileCommittingShareTheNextCommit(t *testing.T) {
 	db := openBatchDB(t, 0)
-	var first uint64
-	release, done := holdWriter(db, putMeta("first", &first))
 	const n = 10
-	ids := make([]uint64, n)
-	errs := make(chan error, n)
-	for i := range n {
-		go func() { errs <- db.Update(putMeta(fmt.Sprint("k", i), &ids[i])) }()
-	}
-	waitQueued(t, db, n)
-	release()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	for range n {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
+	first, ids := writeBehindHeld(t, db, n)
 	for i, id := range ids {
 		if id != ids[0] || id <= first {
 			t.Fatalf("write transactions: first %d, the others %v (call %d)", first, ids, i)

@@ -1,33 +1,14 @@
 package storage
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // WriterStats counts each commit of the group commit once, whatever the
 // writes it carried, and the pages and disk time of every commit.
 func TestWriterStatsCountCommitsAndTheirWrites(t *testing.T) {
 	db := openBatchDB(t, 0)
 	before := db.WriterStats()
-	var first uint64
-	release, done := holdWriter(db, putMeta("first", &first))
 	const n = 10
-	ids := make([]uint64, n)
-	errs := make(chan error, n)
-	for i := range n {
-		go func() { errs <- db.Update(putMeta(fmt.Sprint("k", i), &ids[i])) }()
-	}
-	waitQueued(t, db, n)
-	release()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	for range n {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeBehindHeld(t, db, n)
 	s := db.WriterStats()
 	if got := s.Commits - before.Commits; got != 2 {
 		t.Errorf("commits = %d, want 2 (the held one, then the %d gathered behind it)", got, n)
