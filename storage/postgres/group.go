@@ -87,9 +87,11 @@ func (c *groupCall) alone() func(signflow.Tx) error {
 // before writers share them; groupMax, the fns of one transaction, and so
 // how long one waits for the others. On two cores shared with the
 // database (pgwrite, wrk -c50, one loaded run each), 4 and 16 carried
-// about 1.6 times the creates of 20 and 64, with a lower p99.
+// about 1.6 times the creates of 20 and 64, with a lower p99; and 2
+// carried about a sixth more than 4 (larger groups: fewer commits and
+// statements a create), whether groupMax was 16 or 32.
 const (
-	groupRunners = 4
+	groupRunners = 2
 	groupMax     = 16
 )
 
