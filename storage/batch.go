@@ -98,10 +98,7 @@ func (db *DB) writeBatches() {
 		calls := b.calls[:n:n]
 		b.calls = append([]batchCall(nil), b.calls[n:]...)
 		b.mu.Unlock()
-		start := time.Now()
-		db.writeBatch(calls)
-		b.counts.writes.Add(uint64(len(calls)))
-		b.counts.busy.Add(int64(time.Since(start)))
+		db.writeBatch(calls, time.Now())
 	}
 }
 
@@ -127,9 +124,10 @@ func (b *batcher) gatherFor(wait time.Duration) {
 	}
 }
 
-// writeBatch runs the calls in one transaction. A call whose function
-// fails is taken out and told to run alone, and the rest run again.
-func (db *DB) writeBatch(calls []batchCall) {
+// writeBatch runs the calls in one transaction, begun at start. A call
+// whose function fails is taken out and told to run alone, and the rest
+// run again.
+func (db *DB) writeBatch(calls []batchCall, start time.Time) {
 	for len(calls) > 0 {
 		failed := -1
 		db.batcher.counts.commits.Add(1)
@@ -147,6 +145,10 @@ func (db *DB) writeBatch(calls []batchCall) {
 			calls = append(calls[:failed:failed], calls[failed+1:]...)
 			continue
 		}
+		// Counted before the callers hear back: a caller that reads the
+		// counts next finds its write in them.
+		db.batcher.counts.writes.Add(uint64(len(calls)))
+		db.batcher.counts.busy.Add(int64(time.Since(start)))
 		for _, c := range calls {
 			c.err <- err
 		}

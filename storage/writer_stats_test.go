@@ -1,6 +1,9 @@
 package storage
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // WriterStats counts each commit of the group commit once, whatever the
 // writes it carried, and the pages and disk time of every commit.
@@ -22,5 +25,42 @@ func TestWriterStatsCountCommitsAndTheirWrites(t *testing.T) {
 	// A commit writes at least the leaf it changed and a meta page.
 	if got := s.Pages - before.Pages; got < 4 {
 		t.Errorf("pages written = %d, want at least 4 for two commits", got)
+	}
+}
+
+// TestWriterStatsHoldAWriteOnceItReturns: a write's count is in the stats
+// by the time its Update returns, as /metrics read after a create shows
+// it (TestServeWriterMetrics once read 4 for 5 creates). Many writes share
+// one commit, so that the first told of it reads the stats while the
+// writer still tells the others.
+func TestWriterStatsHoldAWriteOnceItReturns(t *testing.T) {
+	db := openBatchDB(t, 0)
+	before := db.WriterStats()
+	var first uint64
+	release, done := holdWriter(db, putMeta("first", &first))
+	const n = 64
+	seen := make(chan WriterStats, n)
+	for i := range n {
+		go func() {
+			var id uint64
+			if err := db.Update(putMeta(fmt.Sprint("k", i), &id)); err != nil {
+				t.Error(err)
+			}
+			seen <- db.WriterStats()
+		}()
+	}
+	waitQueued(t, db, n)
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		s := <-seen
+		if got := s.Writes - before.Writes; got != n+1 {
+			t.Fatalf("a write of the second commit read writes = %d on return, want %d", got, n+1)
+		}
+		if got := s.Commits - before.Commits; got != 2 {
+			t.Fatalf("a write of the second commit read commits = %d on return, want 2", got)
+		}
 	}
 }
