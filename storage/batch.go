@@ -154,6 +154,7 @@ func (db *DB) writeBatch(calls []batchCall, start time.Time) {
 		}
 		return
 	}
+	db.batcher.counts.busy.Add(int64(time.Since(start))) // every call failed, each to run alone
 }
 
 // safelyCall turns a panic of fn into an error, so that the batch goes on;
