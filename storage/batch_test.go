@@ -52,13 +52,21 @@ func holdWriter(db *DB, fn func(signflow.Tx) error) (release func(), done <-chan
 // writeBehindHeld holds the writer with a write of "first", queues n
 // writes of "k<i>" behind it, lets it go and waits for them all; it
 // returns the write transaction ids of the first and of each of the n.
-func writeBehindHeld(t *testing.T, db *DB, n int) (first uint64, ids []uint64) {
+// then, when not nil, runs in each of the n's goroutines as its Update
+// returns.
+func writeBehindHeld(t *testing.T, db *DB, n int, then func()) (first uint64, ids []uint64) {
 	t.Helper()
 	release, done := holdWriter(db, putMeta("first", &first))
 	ids = make([]uint64, n)
 	errs := make(chan error, n)
 	for i := range n {
-		go func() { errs <- db.Update(putMeta(fmt.Sprint("k", i), &ids[i])) }()
+		go func() {
+			err := db.Update(putMeta(fmt.Sprint("k", i), &ids[i]))
+			if then != nil {
+				then()
+			}
+			errs <- err
+		}()
 	}
 	waitQueued(t, db, n)
 	release()
@@ -97,7 +105,7 @@ func waitQueued(t *testing.T, db *DB, n int) {
 func TestUpdatesWhileCommittingShareTheNextCommit(t *testing.T) {
 	db := openBatchDB(t, 0)
 	const n = 10
-	first, ids := writeBehindHeld(t, db, n)
+	first, ids := writeBehindHeld(t, db, n, nil)
 	for i, id := range ids {
 		if id != ids[0] || id <= first {
 			t.Fatalf("write transactions: first %d, the others %v (call %d)", first, ids, i)

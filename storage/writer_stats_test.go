@@ -1,9 +1,6 @@
 package storage
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // WriterStats counts each commit of the group commit once, whatever the
 // writes it carried, and the pages and disk time of every commit.
@@ -11,7 +8,7 @@ func TestWriterStatsCountCommitsAndTheirWrites(t *testing.T) {
 	db := openBatchDB(t, 0)
 	before := db.WriterStats()
 	const n = 10
-	writeBehindHeld(t, db, n)
+	writeBehindHeld(t, db, n, nil)
 	s := db.WriterStats()
 	if got := s.Commits - before.Commits; got != 2 {
 		t.Errorf("commits = %d, want 2 (the held one, then the %d gathered behind it)", got, n)
@@ -36,24 +33,9 @@ func TestWriterStatsCountCommitsAndTheirWrites(t *testing.T) {
 func TestWriterStatsHoldAWriteOnceItReturns(t *testing.T) {
 	db := openBatchDB(t, 0)
 	before := db.WriterStats()
-	var first uint64
-	release, done := holdWriter(db, putMeta("first", &first))
 	const n = 64
 	seen := make(chan WriterStats, n)
-	for i := range n {
-		go func() {
-			var id uint64
-			if err := db.Update(putMeta(fmt.Sprint("k", i), &id)); err != nil {
-				t.Error(err)
-			}
-			seen <- db.WriterStats()
-		}()
-	}
-	waitQueued(t, db, n)
-	release()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	writeBehindHeld(t, db, n, func() { seen <- db.WriterStats() })
 	for range n {
 		s := <-seen
 		if got := s.Writes - before.Writes; got != n+1 {
