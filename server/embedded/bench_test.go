@@ -49,26 +49,7 @@ func BenchmarkGetContract(b *testing.B) {
 // BenchmarkCreateContract is POST /v1/contracts of a typical contract. Its
 // time per request is mostly the wait for a bbolt batch (data.batchDelay);
 // its allocations and pages/op are what it measures.
-func BenchmarkCreateContract(b *testing.B) {
-	e := newEnv(b, 0)
-	tok := e.token(e.AppA)
-	body := loadgen.ContractBody(e.Template.ID)
-	before, cpu, txs := e.DB.Bolt().Stats(), cpuTime(), writeTxID(b, e)
-	b.ReportAllocs()
-	b.SetParallelism(8) // enough writers to fill the batches
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			serve(b, e, createRequest(tok, body))
-		}
-	})
-	b.StopTimer()
-	stats := e.DB.Bolt().Stats()
-	diff := stats.Sub(&before)
-	b.ReportMetric(float64(diff.TxStats.GetWrite())/float64(b.N), "pages/op")
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-	b.ReportMetric(float64(writeTxID(b, e)-txs)/float64(b.N), "writes/op")
-}
+func BenchmarkCreateContract(b *testing.B) { benchCreates(b, newEnv(b, 0), nil) }
 
 // serve runs one request through the interface and fails b unless it is
 // answered 200.
