@@ -66,9 +66,8 @@ func hookedKey(b *testing.B, e *env, url string) {
 
 // benchCreates creates b.N typical contracts from 8 goroutines a core,
 // enough writers to fill the batches, and waits for wait (nil: nothing)
-// before the timer stops. It reports the bbolt pages written, the
-// process's CPU time, the write transactions and (with views) the read
-// transactions per create.
+// before the timer stops. It reports, per create, the bbolt pages written,
+// the process's CPU time and the write and read transactions.
 func benchCreates(b *testing.B, e *env, wait func()) {
 	tok := e.token(e.AppA)
 	body := loadgen.ContractBody(e.Template.ID)
