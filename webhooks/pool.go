@@ -8,8 +8,10 @@ package webhooks
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -64,8 +66,10 @@ type Pool struct {
 	store     Store
 	box       signflow.SecretBox
 	opt       Options
-	claimer   string // this pool's name on its claims
-	client    *http.Client
+	claimer   string       // this pool's name on its claims
+	client    *http.Client // for receivers behind a proxy; the others get the workers' own connections
+	proxy     func(*http.Request) (*url.URL, error)
+	roots     *x509.CertPool // the roots receivers' certificates are verified against; nil: the system's
 	headers   headerNames
 	userAgent string
 	metrics   *metrics
@@ -105,7 +109,8 @@ func New(store Store, box signflow.SecretBox, reg prometheus.Registerer, opt Opt
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{store: store, box: box, opt: opt, claimer: signflow.NewID(), client: newClient(opt), headers: newHeaderNames(opt.Name),
+	p := &Pool{store: store, box: box, opt: opt, claimer: signflow.NewID(), proxy: http.ProxyFromEnvironment,
+		client: newClient(opt, http.ProxyFromEnvironment), headers: newHeaderNames(opt.Name),
 		userAgent: opt.Name + "-Webhooks/1",
 		metrics:   m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
 		results: make(chan result, opt.Workers), done: make(chan int, 1), held: heldRows{n: map[string]int{}}, stop: make(chan struct{})}

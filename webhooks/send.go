@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
@@ -93,11 +94,13 @@ func newHeaderNames(name string) headerNames {
 	return headerNames{h("Event"), h("Delivery"), h("Signature"), h("Timestamp"), h("Signature-V2")}
 }
 
-// newClient times out each attempt and does not follow redirects: only a
-// 2xx from the configured address counts. It connects only to addresses
-// that signflow.WebhookAddrRefused allows, judged after the name resolves.
-func newClient(opt Options) *http.Client {
+// newClient is net/http's client for receivers behind a proxy: it times
+// out each attempt, does not follow redirects (only a 2xx from the
+// configured address counts) and connects only to addresses that
+// signflow.WebhookAddrRefused allows, judged after the name resolves.
+func newClient(opt Options, proxy func(*http.Request) (*url.URL, error)) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = proxy
 	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseTarget}).DialContext
 	t.MaxIdleConnsPerHost = opt.Workers
 	return &http.Client{Transport: t, Timeout: opt.AttemptTimeout,
@@ -127,6 +130,8 @@ type result struct {
 // work makes one attempt per row it is handed.
 func (p *Pool) work() {
 	var sg signer
+	sd := &sender{p: p}
+	defer sd.closeAll()
 	for d := range p.jobs {
 		select {
 		case <-p.stop:
@@ -134,7 +139,7 @@ func (p *Pool) work() {
 		default:
 		}
 		at, start := p.opt.Clock.Now(), time.Now()
-		code, err := p.send(&sg, d, at)
+		code, err := p.send(&sg, sd, d, at)
 		took := time.Since(start)
 		if p.held.attempted(d.Target, p.opt.PerTarget) {
 			signal(p.wake)
@@ -153,7 +158,7 @@ func (p *Pool) work() {
 
 // send signs the row's exact body with its target's webhook secret and
 // POSTs it; any 2xx answer is success.
-func (p *Pool) send(sg *signer, d *signflow.Delivery, now time.Time) (int, error) {
+func (p *Pool) send(sg *signer, sd *sender, d *signflow.Delivery, now time.Time) (int, error) {
 	sealed, err := p.secret(d.Target, now)
 	if err != nil {
 		return 0, err
@@ -162,29 +167,57 @@ func (p *Pool) send(sg *signer, d *signflow.Delivery, now time.Time) (int, error
 	if err != nil {
 		return 0, err
 	}
+	ts := v2[len("t="):strings.IndexByte(v2, ',')] // the time v2 signs
+	var a answer
+	if sd.direct(d.URL) {
+		sd.head = p.head(sd.head[:0], d, v1, ts, v2)
+		a, err = sd.post(sd.head, d.Body, time.Now().Add(p.opt.AttemptTimeout))
+	} else {
+		a, err = p.sendClient(d, v1, ts, v2)
+	}
+	if err != nil {
+		return a.code, err
+	}
+	if a.code < 200 || a.code > 299 {
+		return a.code, fmt.Errorf("answered %s", a.status)
+	}
+	return a.code, nil
+}
+
+// head appends the request's header lines but Host and Content-Length.
+func (p *Pool) head(b []byte, d *signflow.Delivery, v1, ts, v2 string) []byte {
+	line := func(name, value string) {
+		b = append(append(append(append(b, name...), ": "...), value...), "\r\n"...)
+	}
+	line("Content-Type", "application/json; charset=utf-8")
+	line("User-Agent", p.userAgent)
+	line(p.headers.event, d.Event)
+	line(p.headers.delivery, d.ID)
+	line(p.headers.signature, v1)
+	line(p.headers.timestamp, ts)
+	line(p.headers.signatureV2, v2)
+	return b
+}
+
+// sendClient POSTs the row with net/http's client, for a receiver behind
+// a proxy.
+func (p *Pool) sendClient(d *signflow.Delivery, v1, ts, v2 string) (answer, error) {
 	req, err := http.NewRequestWithContext(p.ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
-		return 0, err
+		return answer{}, err
 	}
 	// The names are canonical already (newHeaderNames): set without Set's
-	// canonicalizing, the values in one array, the map sized for them.
-	v := make([]string, 7)
-	v[0], v[1], v[2], v[3] = "application/json; charset=utf-8", p.userAgent, d.Event, d.ID
-	v[4], v[5], v[6] = v1, v2[len("t="):strings.IndexByte(v2, ',')], v2 // [5]: the time v2 signs
+	// canonicalizing.
+	v := []string{"application/json; charset=utf-8", p.userAgent, d.Event, d.ID, v1, ts, v2}
 	req.Header = http.Header{"Content-Type": v[0:1:1], "User-Agent": v[1:2:2], p.headers.event: v[2:3:3],
 		p.headers.delivery: v[3:4:4], p.headers.signature: v[4:5:5], p.headers.timestamp: v[5:6:6], p.headers.signatureV2: v[6:7:7]}
 	resp, err := p.client.Do(req)
 	if err != nil {
-		return 0, err
+		return answer{}, err
 	}
 	defer resp.Body.Close()
-	if resp.ContentLength != 0 {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return resp.StatusCode, fmt.Errorf("answered %s", resp.Status)
-	}
-	return resp.StatusCode, nil
+	io.Copy(io.Discard, io.LimitReader(resp.Body, drainMax)) // lets the connection be reused
+	return answer{resp.StatusCode, resp.Status}, nil
 }
 
 // secret reads the sealed webhook secret of a target that may still
