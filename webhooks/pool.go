@@ -74,16 +74,16 @@ type Pool struct {
 	userAgent string
 	metrics   *metrics
 
-	wake     chan struct{}
-	jobs     chan *signflow.Delivery // its capacity bounds the rows claimed and not yet written back
-	results  chan result
-	done     chan int // how many claimed rows a write settled
-	held     heldRows // rows handed to the workers and not yet attempted, by target
-	stop     chan struct{}
-	stopOnce sync.Once
-	ctx      context.Context // aborts attempts in flight when Shutdown runs out of time
-	abort    context.CancelFunc
-	wg       sync.WaitGroup
+	wake      chan struct{}
+	jobs      chan *signflow.Delivery // rows handed to the workers, one each at most waiting
+	attempted chan string             // the target of each row attempted
+	results   chan result
+	done      chan int // how many claimed rows a write settled
+	stop      chan struct{}
+	stopOnce  sync.Once
+	ctx       context.Context // aborts attempts in flight when Shutdown runs out of time
+	abort     context.CancelFunc
+	wg        sync.WaitGroup
 }
 
 // New builds a pool over the store; the box opens the targets' webhook
@@ -112,8 +112,8 @@ func New(store Store, box signflow.SecretBox, reg prometheus.Registerer, opt Opt
 	p := &Pool{store: store, box: box, opt: opt, claimer: signflow.NewID(), proxy: http.ProxyFromEnvironment,
 		client: newClient(opt, http.ProxyFromEnvironment), headers: newHeaderNames(opt.Name),
 		userAgent: opt.Name + "-Webhooks/1",
-		metrics:   m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers*inFlightPerWorker),
-		results: make(chan result, opt.Workers), done: make(chan int, 1), held: heldRows{n: map[string]int{}}, stop: make(chan struct{})}
+		metrics:   m, wake: make(chan struct{}, 1), jobs: make(chan *signflow.Delivery, opt.Workers), attempted: make(chan string, opt.Workers),
+		results: make(chan result, opt.Workers), done: make(chan int, 1), stop: make(chan struct{})}
 	p.ctx, p.abort = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -127,7 +127,7 @@ func (p *Pool) Start() {
 	}
 	p.wg.Go(func() { workers.Wait(); close(p.results) })
 	p.wg.Go(p.write)
-	p.wg.Go(p.dispatch)
+	p.wg.Go(newDispatcher(p).run)
 }
 
 // Shutdown stops claiming and waits for the attempts in flight and their
@@ -165,103 +165,4 @@ func signal(c chan struct{}) {
 	case c <- struct{}{}:
 	default:
 	}
-}
-
-// dispatch claims due rows for the workers whenever there is room and
-// something may have changed: new rows, attempts finished, written
-// results, the time of the next due row, or the poll.
-func (p *Pool) dispatch() {
-	defer close(p.jobs)
-	clock := p.opt.Clock
-	busy := 0            // claimed rows not yet written back
-	var nextAt time.Time // when the soonest unclaimed row falls due; zero when none waits
-	pollAt := clock.Now().Add(pollEvery)
-	for {
-		now := clock.Now()
-		if !now.Before(pollAt) {
-			pollAt = now.Add(pollEvery)
-		}
-		if busy < cap(p.jobs) {
-			next, n := p.claim(now, cap(p.jobs)-busy)
-			busy += n
-			nextAt = next
-		}
-		wake := pollAt
-		if !nextAt.IsZero() && nextAt.Before(wake) && busy < cap(p.jobs) {
-			wake = nextAt
-		}
-		timer := timerAt(clock, wake)
-		select {
-		case <-p.stop:
-			timer.Stop()
-			return
-		case <-p.wake:
-		case settled := <-p.done:
-			busy -= settled
-		case <-timer.C():
-		}
-		timer.Stop()
-	}
-}
-
-// claim hands up to room due rows to the workers, at most PerTarget in
-// flight of one target, and returns when the next row falls due and how
-// many it handed out.
-func (p *Pool) claim(now time.Time, room int) (time.Time, int) {
-	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: room,
-		PerTarget: max(p.opt.PerTarget, 0), Held: p.held.snapshot()})
-	if err != nil {
-		p.opt.Log.Error().Err(err).Msg("webhooks: claim from the outbox")
-		return now.Add(retryDelays[0]), 0
-	}
-	for _, d := range b.Rows {
-		p.held.add(d.Target)
-		p.jobs <- d // never blocks: the rows fit in the room left
-	}
-	p.metrics.depth.Set(float64(b.Pending))
-	if len(b.Rows) == room {
-		return now, room // more may be due: claim again once there is room
-	}
-	return b.NextAt, len(b.Rows)
-}
-
-// heldRows counts, by target, the rows handed to the workers and not yet
-// attempted. A worker takes its row off as soon as the attempt ends, while
-// the result waits for the log write: the bound is on attempts in flight,
-// and a target's next rows need not wait for a commit.
-type heldRows struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-func (h *heldRows) add(target string) {
-	h.mu.Lock()
-	h.n[target]++
-	h.mu.Unlock()
-}
-
-// attempted takes a row off its target and reports whether the target
-// held bound rows before: only then may a claim now give out more.
-func (h *heldRows) attempted(target string, bound int) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	n := h.n[target]
-	if n <= 1 {
-		delete(h.n, target)
-	} else {
-		h.n[target] = n - 1
-	}
-	return bound > 0 && n >= bound
-}
-
-// snapshot is a copy for one claim: a count it overstates (an attempt
-// ended meanwhile) only delays rows until the wake-up that follows.
-func (h *heldRows) snapshot() map[string]int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make(map[string]int, len(h.n))
-	for k, v := range h.n {
-		out[k] = v
-	}
-	return out
 }

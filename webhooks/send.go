@@ -141,8 +141,9 @@ func (p *Pool) work() {
 		at, start := p.opt.Clock.Now(), time.Now()
 		code, err := p.send(&sg, sd, d, at)
 		took := time.Since(start)
-		if p.held.attempted(d.Target, p.opt.PerTarget) {
-			signal(p.wake)
+		select {
+		case p.attempted <- d.Target:
+		case <-p.stop:
 		}
 		if p.ctx.Err() != nil {
 			continue // aborted by Shutdown: not an answer of the receiver

@@ -1,0 +1,181 @@
+package webhooks
+
+import (
+	"time"
+
+	"contracts/signflow"
+)
+
+// dispatcher is the dispatch goroutine's state. It claims a target's due
+// rows several attempts ahead and hands them to the workers as the
+// target's attempts end, so that a busy target's rows cost one claim for
+// many of them, not one each: a claim is a read transaction and a walk of
+// the rows claimed already.
+type dispatcher struct {
+	p       *Pool
+	maxBusy int // claimed rows not yet written back, at most
+	// perTarget bounds a target's claimed rows not yet attempted:
+	// inFlightPerWorker times its attempts in flight (Options.PerTarget),
+	// so that a row waits for its target behind as many attempts as the
+	// lease allows for; 0: no bound.
+	perTarget int
+	busy      int                             // claimed rows not yet written back
+	waiting   map[string][]*signflow.Delivery // claimed rows not yet handed to a worker, by target, oldest first
+	inFlight  map[string]int                  // rows handed to the workers and not yet attempted, by target
+	held      map[string]int                  // waiting and in flight: a claim's DeliveryClaim.Held
+	// more says the last claim stopped at a bound, so that more rows may
+	// be due now; freed counts the attempts ended since. Another claim
+	// waits for half a target's worth, or for a write of the results.
+	more     bool
+	freed    int
+	jobsFull bool // a row waits for room in the workers' queue, not for its target
+}
+
+func newDispatcher(p *Pool) *dispatcher {
+	d := &dispatcher{p: p, maxBusy: p.opt.Workers * inFlightPerWorker, waiting: map[string][]*signflow.Delivery{},
+		inFlight: map[string]int{}, held: map[string]int{}}
+	if p.opt.PerTarget > 0 {
+		d.perTarget = p.opt.PerTarget * inFlightPerWorker
+	}
+	return d
+}
+
+// refill is the room that makes another claim worth its transaction.
+func (d *dispatcher) refill() int {
+	if d.perTarget > 0 {
+		return max(1, min(d.perTarget, d.maxBusy)/2)
+	}
+	return max(1, d.maxBusy/2)
+}
+
+// run claims due rows whenever new ones may be there (new rows, settled
+// rows, the time of the next due row, the poll) or enough attempts ended
+// after a claim that stopped at a target's bound, and hands them out as
+// their targets allow.
+func (d *dispatcher) run() {
+	p := d.p
+	defer close(p.jobs)
+	clock := p.opt.Clock
+	var nextAt time.Time // when the soonest unclaimed row falls due; zero when none waits
+	pollAt := clock.Now().Add(pollEvery)
+	claim := true
+	var timer Timer // kept while the time it waits for stays: most events do not move it
+	var timerFor time.Time
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		now := clock.Now()
+		if !now.Before(pollAt) {
+			pollAt, claim = now.Add(pollEvery), true
+		}
+		if !nextAt.IsZero() && !now.Before(nextAt) {
+			claim = true
+		}
+		if (claim || d.more && d.freed >= d.refill()) && d.busy < d.maxBusy {
+			nextAt = d.claim(now)
+			claim = false
+		}
+		wake := pollAt
+		if !nextAt.IsZero() && nextAt.Before(wake) && d.busy < d.maxBusy {
+			wake = nextAt // with no room, the next write of results claims
+		}
+		if timer == nil || !wake.Equal(timerFor) {
+			if timer != nil {
+				timer.Stop()
+			}
+			timer, timerFor = timerAt(clock, wake), wake
+		}
+		select {
+		case <-p.stop:
+			return
+		case <-p.wake:
+			claim = true
+		case settled := <-p.done:
+			// A settle may have made a row due: a retry's time, the next
+			// row of a delivered row's lane.
+			d.busy -= settled
+			claim = true
+		case target := <-p.attempted:
+			d.inFlight[target]--
+			d.release(target)
+			d.freed++
+			d.handOut(target)
+			if d.jobsFull {
+				d.handOutAll()
+			}
+		case <-timer.C():
+			timer = nil
+		}
+	}
+}
+
+// claim takes the due rows there is room for and hands out what their
+// targets allow; it returns when the next row not taken falls due.
+func (d *dispatcher) claim(now time.Time) time.Time {
+	p := d.p
+	limit := d.maxBusy - d.busy
+	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: limit,
+		PerTarget: d.perTarget, Held: d.held})
+	if err != nil {
+		p.opt.Log.Error().Err(err).Msg("webhooks: claim from the outbox")
+		return now.Add(retryDelays[0])
+	}
+	for _, r := range b.Rows {
+		d.waiting[r.Target] = append(d.waiting[r.Target], r)
+		d.held[r.Target]++
+	}
+	d.busy += len(b.Rows)
+	p.metrics.depth.Set(float64(b.Pending))
+	d.freed, d.more = 0, len(b.Rows) == limit
+	for _, n := range d.held {
+		if d.perTarget > 0 && n >= d.perTarget {
+			d.more = true // a target at its bound may have more rows due
+		}
+	}
+	d.handOutAll()
+	return b.NextAt
+}
+
+// handOutAll hands out the waiting rows of every target that has room.
+func (d *dispatcher) handOutAll() {
+	d.jobsFull = false
+	for target := range d.waiting {
+		d.handOut(target)
+	}
+}
+
+// handOut gives the target's waiting rows to the workers while it has
+// fewer than PerTarget in flight and the workers' queue has room.
+func (d *dispatcher) handOut(target string) {
+	rows := d.waiting[target]
+	for len(rows) > 0 && (d.p.opt.PerTarget <= 0 || d.inFlight[target] < d.p.opt.PerTarget) {
+		select {
+		case d.p.jobs <- rows[0]:
+			rows[0] = nil
+			rows = rows[1:]
+			d.inFlight[target]++
+		default:
+			d.jobsFull = true
+			d.waiting[target] = rows
+			return
+		}
+	}
+	if len(rows) == 0 {
+		delete(d.waiting, target)
+		if d.inFlight[target] == 0 {
+			delete(d.inFlight, target)
+		}
+		return
+	}
+	d.waiting[target] = rows
+}
+
+// release takes an attempted row off its target's count.
+func (d *dispatcher) release(target string) {
+	if d.held[target]--; d.held[target] <= 0 {
+		delete(d.held, target)
+	}
+}
