@@ -10,14 +10,16 @@ import (
 // rows several attempts ahead and hands them to the workers as the
 // target's attempts end, so that a busy target's rows cost one claim for
 // many of them, not one each: a claim is a read transaction and a walk of
-// the rows claimed already.
+// the rows claimed already. The rows wait here, not on a worker: a target
+// holds no more workers than its bound, and the room its waiting rows take
+// (aheadRounds of the bound) runs out no sooner than the workers do when
+// as many targets hang.
 type dispatcher struct {
 	p       *Pool
 	maxBusy int // claimed rows not yet written back, at most
-	// perTarget bounds a target's claimed rows not yet attempted:
-	// inFlightPerWorker times its attempts in flight (Options.PerTarget),
-	// so that a row waits for its target behind as many attempts as the
-	// lease allows for; 0: no bound.
+	// perTarget bounds a target's claimed rows not yet attempted: a few
+	// times its attempts in flight (Options.PerTarget), as many as the
+	// lease leaves time for (aheadRounds); 0: no bound.
 	perTarget int
 	busy      int                             // claimed rows not yet written back
 	waiting   map[string][]*signflow.Delivery // claimed rows not yet handed to a worker, by target, oldest first
@@ -35,9 +37,19 @@ func newDispatcher(p *Pool) *dispatcher {
 	d := &dispatcher{p: p, maxBusy: p.opt.Workers * inFlightPerWorker, waiting: map[string][]*signflow.Delivery{},
 		inFlight: map[string]int{}, held: map[string]int{}}
 	if p.opt.PerTarget > 0 {
-		d.perTarget = p.opt.PerTarget * inFlightPerWorker
+		d.perTarget = p.opt.PerTarget * aheadRounds(p.opt)
 	}
 	return d
+}
+
+// aheadRounds is how many rounds of a target's attempts a claim takes at
+// once. The last row waits for its target's slot all rounds but one, may
+// wait one more for a worker, is attempted in one and written back: all
+// within the lease, or another process would claim it again and send it
+// twice. The default lease leaves inFlightPerWorker rounds; one at the
+// least claims no row ahead.
+func aheadRounds(opt Options) int {
+	return min(max(int(opt.Lease/opt.AttemptTimeout)-2, 1), inFlightPerWorker)
 }
 
 // refill is the room that makes another claim worth its transaction.

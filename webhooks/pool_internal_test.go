@@ -136,3 +136,23 @@ func TestSignerFollowsTheSealedSecret(t *testing.T) {
 		t.Fatalf("a failed opening kept (%v, %d openings)", err, box.opened)
 	}
 }
+
+// A claim takes a target's rows ahead only as far as the lease leaves time
+// to attempt and write back the last of them: with the shortest lease the
+// configuration allows, none ahead.
+func TestClaimAheadFitsTheLease(t *testing.T) {
+	for _, c := range []struct {
+		lease time.Duration
+		want  int
+	}{{0, 4 * inFlightPerWorker}, {20 * time.Second, 4}, {35 * time.Second, 4}, {40 * time.Second, 8}, {time.Hour, 4 * inFlightPerWorker}} {
+		opt := configured() // a 10-second time-out, 4 attempts in flight per target
+		opt.Lease = c.lease
+		p, err := New(nil, nil, nil, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newDispatcher(p).perTarget; got != c.want {
+			t.Errorf("lease %v: %d rows of a target claimed, want %d", p.opt.Lease, got, c.want)
+		}
+	}
+}
