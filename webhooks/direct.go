@@ -30,6 +30,13 @@ const (
 	keptConns = 4                // receivers a worker keeps a connection to
 	idleFor   = 90 * time.Second // a connection idle longer is closed, as net/http's client does
 	drainMax  = 64 << 10         // bytes of an answer's body read so that its connection is reused
+	// A receiver is a tenant's address: an answer is read up to answerMax
+	// bytes (its header lines at most 1 MiB, net/http's client allows 10)
+	// and interimMax interim answers, then the attempt fails, so that a
+	// receiver that sends without end costs a worker neither memory nor
+	// more than the attempt's time.
+	answerMax  = 1<<20 + drainMax + 4<<10
+	interimMax = 5
 )
 
 // sender is one worker's connections and the URL it last parsed.
@@ -49,7 +56,8 @@ type keptConn struct {
 	key  string // scheme "://" host
 	c    net.Conn
 	r    *bufio.Reader
-	used time.Time // by the wall clock: an idle time-out is the receiver's
+	lim  *io.LimitedReader // under r: the bytes the answer being read may still take
+	used time.Time         // by the wall clock: an idle time-out is the receiver's
 	stop func() bool
 }
 
@@ -153,15 +161,22 @@ func (s *sender) exchange(kc *keptConn, deadline time.Time) (a answer, keep, hea
 	if _, err = kc.c.Write(s.buf); err != nil {
 		return a, false, false, err
 	}
+	kc.lim.N = answerMax
 	if _, err = kc.r.Peek(1); err != nil {
 		return a, false, false, err
 	}
-	for {
+	for interim := 0; ; interim++ {
 		resp, err := http.ReadResponse(kc.r, nil)
 		if err != nil {
+			if kc.lim.N <= 0 {
+				err = fmt.Errorf("the answer is longer than %d bytes", answerMax)
+			}
 			return a, false, true, err
 		}
 		if resp.StatusCode >= 100 && resp.StatusCode < 200 && resp.StatusCode != http.StatusSwitchingProtocols {
+			if interim == interimMax {
+				return a, false, true, fmt.Errorf("more than %d interim answers", interimMax)
+			}
 			continue // an interim answer; the final one follows
 		}
 		n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, drainMax+1))
@@ -229,5 +244,6 @@ func (s *sender) dial(key string, deadline time.Time) (*keptConn, error) {
 	}
 	// Shutdown running out of time aborts the attempt in flight.
 	stop := context.AfterFunc(s.p.ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
-	return &keptConn{key: key, c: c, r: bufio.NewReader(c), stop: stop}, nil
+	lim := &io.LimitedReader{R: c}
+	return &keptConn{key: key, c: c, r: bufio.NewReader(lim), lim: lim, stop: stop}, nil
 }

@@ -244,3 +244,62 @@ func TestProxiedReceiverGoesThroughTheProxy(t *testing.T) {
 		t.Errorf("the proxy got %s %v %q", r.URL, r.Header, proxy.body[0])
 	}
 }
+
+// rawReceiver answers every request on its connections with what answer
+// writes, whatever it was sent.
+func rawReceiver(t *testing.T, answer func(w io.Writer)) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.Read(make([]byte, 64<<10)) // the request, small enough for one read
+				answer(c)
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/hook"
+}
+
+// A receiver is a tenant's address: one that sends header lines without
+// end, or interim answers without end, fails the attempt when it has sent
+// too much, not when the time-out ends, and costs no more memory than that.
+func TestSenderStopsReadingAnEndlessAnswer(t *testing.T) {
+	endless := rawReceiver(t, func(w io.Writer) {
+		io.WriteString(w, "HTTP/1.1 200 OK\r\nX-Endless: ")
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for range 1 << 10 { // 64 MiB, far past the bound
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	interims := rawReceiver(t, func(w io.Writer) {
+		for range 100 {
+			io.WriteString(w, "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n")
+		}
+		io.WriteString(w, "HTTP/1.1 204 No Content\r\n\r\n")
+	})
+	for _, c := range []struct{ url, want string }{{endless, "longer than"}, {interims, "interim answers"}} {
+		s := newSender(t)
+		start := time.Now()
+		_, err := s.postTest(t, c.url, "{}", time.Minute)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("%s: %v, want %q", c.url, err, c.want)
+		}
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("%s: the attempt took %v", c.url, took)
+		}
+		if len(s.kept) != 0 {
+			t.Errorf("%s: the connection was kept", c.url)
+		}
+	}
+}
