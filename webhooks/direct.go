@@ -45,8 +45,10 @@ type sender struct {
 	kept    []*keptConn // the most recently used last
 	rawURL  string
 	u       *url.URL
-	err     error // of parsing rawURL
-	proxied bool  // rawURL goes through a proxy
+	err     error  // of parsing rawURL
+	proxied bool   // rawURL goes through a proxy
+	key     string // rawURL's scheme "://" host, its connections' key
+	lead    []byte // rawURL's request line, Host and authorization lines
 	head    []byte
 	buf     []byte
 }
@@ -85,9 +87,24 @@ func (s *sender) direct(raw string) bool {
 		if s.err == nil {
 			proxy, err := s.p.proxy(&http.Request{URL: s.u})
 			s.proxied = err != nil || proxy != nil
+			s.key, s.lead = s.u.Scheme+"://"+s.u.Host, lead(s.u)
 		}
 	}
 	return !s.proxied
+}
+
+// lead is the request line, Host and, for credentials in the URL, the
+// Basic authorization line of a POST to u.
+func lead(u *url.URL) []byte {
+	b := append(append([]byte("POST "), u.RequestURI()...), " HTTP/1.1\r\nHost: "...)
+	b = append(append(b, u.Host...), "\r\n"...)
+	if u.User != nil {
+		pass, _ := u.User.Password()
+		b = append(b, "Authorization: Basic "...)
+		b = base64.StdEncoding.AppendEncode(b, []byte(u.User.Username()+":"+pass))
+		b = append(b, "\r\n"...)
+	}
+	return b
 }
 
 // post sends a request of the header lines head (each ending in CRLF;
@@ -98,12 +115,11 @@ func (s *sender) post(head, body []byte, deadline time.Time) (answer, error) {
 		return answer{}, fmt.Errorf("Post %q: %w", s.rawURL, s.err)
 	}
 	s.buf = s.request(s.buf[:0], head, body)
-	key := s.u.Scheme + "://" + s.u.Host
-	kc, reused := s.take(key)
+	kc, reused := s.take(s.key)
 	for {
 		if kc == nil {
 			var err error
-			if kc, err = s.dial(key, deadline); err != nil {
+			if kc, err = s.dial(s.key, deadline); err != nil {
 				return answer{}, s.failed(err)
 			}
 		}
@@ -137,18 +153,10 @@ func (s *sender) failed(err error) error {
 	return fmt.Errorf("Post %q: %w", s.rawURL, err)
 }
 
-// request appends the request line, Host, Content-Length, the URL's
-// credentials, head and body.
+// request appends the lead, Content-Length, head and body.
 func (s *sender) request(b, head, body []byte) []byte {
-	b = append(append(append(b, "POST "...), s.u.RequestURI()...), " HTTP/1.1\r\nHost: "...)
-	b = append(append(b, s.u.Host...), "\r\nContent-Length: "...)
+	b = append(append(b, s.lead...), "Content-Length: "...)
 	b = append(strconv.AppendInt(b, int64(len(body)), 10), "\r\n"...)
-	if s.u.User != nil {
-		pass, _ := s.u.User.Password()
-		b = append(b, "Authorization: Basic "...)
-		b = base64.StdEncoding.AppendEncode(b, []byte(s.u.User.Username()+":"+pass))
-		b = append(b, "\r\n"...)
-	}
 	b = append(append(b, head...), "\r\n"...)
 	return append(b, body...)
 }
