@@ -47,6 +47,7 @@ type sender struct {
 	u       *url.URL
 	err     error  // of parsing rawURL
 	proxied bool   // rawURL goes through a proxy
+	shown   string // rawURL as errors name it: its password, if any, redacted
 	key     string // rawURL's scheme "://" host, its connections' key
 	lead    []byte // rawURL's request line, Host and authorization lines
 	head    []byte
@@ -78,7 +79,7 @@ type answer struct {
 // is not through a proxy. A URL that does not parse is, and fails there.
 func (s *sender) direct(raw string) bool {
 	if raw != s.rawURL {
-		s.rawURL = raw
+		s.rawURL, s.shown = raw, raw
 		s.u, s.err = url.Parse(raw)
 		if s.err == nil && s.u.Scheme != "http" && s.u.Scheme != "https" {
 			s.err = fmt.Errorf("unsupported protocol scheme %q", s.u.Scheme)
@@ -87,7 +88,7 @@ func (s *sender) direct(raw string) bool {
 		if s.err == nil {
 			proxy, err := s.p.proxy(&http.Request{URL: s.u})
 			s.proxied = err != nil || proxy != nil
-			s.key, s.lead = s.u.Scheme+"://"+s.u.Host, lead(s.u)
+			s.key, s.lead, s.shown = s.u.Scheme+"://"+s.u.Host, lead(s.u), s.u.Redacted()
 		}
 	}
 	return !s.proxied
@@ -112,7 +113,7 @@ func lead(u *url.URL) []byte {
 // accepted, within the deadline.
 func (s *sender) post(head, body []byte, deadline time.Time) (answer, error) {
 	if s.err != nil {
-		return answer{}, fmt.Errorf("Post %q: %w", s.rawURL, s.err)
+		return answer{}, s.failed(s.err)
 	}
 	s.buf = s.request(s.buf[:0], head, body)
 	kc, reused := s.take(s.key)
@@ -145,12 +146,13 @@ func (s *sender) post(head, body []byte, deadline time.Time) (answer, error) {
 	}
 }
 
-// failed names the URL and says a time-out is one.
+// failed names the URL, without its password (the error is kept in the
+// delivery log and logged), and says a time-out is one.
 func (s *sender) failed(err error) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("Post %q: Timeout exceeded: %w", s.rawURL, err)
+		return fmt.Errorf("Post %q: Timeout exceeded: %w", s.shown, err)
 	}
-	return fmt.Errorf("Post %q: %w", s.rawURL, err)
+	return fmt.Errorf("Post %q: %w", s.shown, err)
 }
 
 // request appends the lead, Content-Length, head and body.

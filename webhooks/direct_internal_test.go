@@ -200,12 +200,16 @@ func TestSenderTimesOutAndAborts(t *testing.T) {
 func TestSenderTLSAndCredentials(t *testing.T) {
 	srv := newHookServer(t, true, nil)
 	s := newSender(t)
-	if _, err := s.postTest(t, srv.URL+"/hook", "{}", 5*time.Second); err == nil || !strings.Contains(err.Error(), "certificate") {
+	withUser := strings.Replace(srv.URL, "https://", "https://hook:p%40ss@", 1)
+	_, err := s.postTest(t, withUser+"/hook", "{}", 5*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Fatalf("an unknown certificate: %v, want refused", err)
+	}
+	if strings.Contains(err.Error(), "p%40ss") || strings.Contains(err.Error(), "p@ss") {
+		t.Errorf("the error, kept in the delivery log, shows the URL's password: %v", err)
 	}
 	s.p.roots = x509.NewCertPool()
 	s.p.roots.AddCert(srv.Certificate())
-	withUser := strings.Replace(srv.URL, "https://", "https://hook:p%40ss@", 1)
 	if a, err := s.postTest(t, withUser+"/hook", "{}", 5*time.Second); err != nil || a.code != 204 {
 		t.Fatalf("%v %v", a, err)
 	}
