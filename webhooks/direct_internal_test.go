@@ -307,3 +307,19 @@ func TestSenderStopsReadingAnEndlessAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A connection the receiver switched to another protocol is not used for
+// the next request; the attempt fails as any answer but a 2xx does.
+func TestSenderLeavesAnUpgradedConnection(t *testing.T) {
+	url := rawReceiver(t, func(w io.Writer) {
+		io.WriteString(w, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+	})
+	s := newSender(t)
+	a, err := s.postTest(t, url, "{}", 5*time.Second)
+	if err != nil || a.code != http.StatusSwitchingProtocols {
+		t.Fatalf("%v %v, want the 101", a, err)
+	}
+	if len(s.kept) != 0 {
+		t.Error("the upgraded connection was kept")
+	}
+}
