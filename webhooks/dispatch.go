@@ -21,10 +21,8 @@ type dispatcher struct {
 	// times its attempts in flight (Options.PerTarget), as many as the
 	// lease leaves time for (aheadRounds); 0: no bound.
 	perTarget int
-	busy      int                             // claimed rows not yet written back
-	waiting   map[string][]*signflow.Delivery // claimed rows not yet handed to a worker, by target, oldest first
-	inFlight  map[string]int                  // rows handed to the workers and not yet attempted, by target
-	held      map[string]int                  // waiting and in flight: a claim's DeliveryClaim.Held
+	busy      int                    // claimed rows not yet written back
+	targets   map[string]*targetRows // the targets with rows claimed and not yet attempted
 	// more says the last claim stopped at a bound, so that more rows may
 	// be due now; freed counts the attempts ended since. Another claim
 	// waits for half a target's worth, or for a write of the results.
@@ -33,9 +31,14 @@ type dispatcher struct {
 	jobsFull bool // a row waits for room in the workers' queue, not for its target
 }
 
+// targetRows are one target's rows claimed and not yet attempted.
+type targetRows struct {
+	waiting  []*signflow.Delivery // not yet handed to a worker, oldest first
+	inFlight int                  // handed to the workers
+}
+
 func newDispatcher(p *Pool) *dispatcher {
-	d := &dispatcher{p: p, maxBusy: p.opt.Workers * inFlightPerWorker, waiting: map[string][]*signflow.Delivery{},
-		inFlight: map[string]int{}, held: map[string]int{}}
+	d := &dispatcher{p: p, maxBusy: p.opt.Workers * inFlightPerWorker, targets: map[string]*targetRows{}}
 	if p.opt.PerTarget > 0 {
 		d.perTarget = p.opt.PerTarget * aheadRounds(p.opt)
 	}
@@ -111,8 +114,7 @@ func (d *dispatcher) run() {
 			d.busy -= settled
 			claim = true
 		case target := <-p.attempted:
-			d.inFlight[target]--
-			d.release(target)
+			d.targets[target].inFlight--
 			d.freed++
 			d.handOut(target)
 			if d.jobsFull {
@@ -129,20 +131,29 @@ func (d *dispatcher) run() {
 func (d *dispatcher) claim(now time.Time) time.Time {
 	p := d.p
 	limit := d.maxBusy - d.busy
+	held := make(map[string]int, len(d.targets))
+	for target, r := range d.targets {
+		held[target] = len(r.waiting) + r.inFlight
+	}
 	b, err := p.store.ClaimDeliveries(signflow.DeliveryClaim{Claimer: p.claimer, Now: now, Lease: p.opt.Lease, Limit: limit,
-		PerTarget: d.perTarget, Held: d.held})
+		PerTarget: d.perTarget, Held: held})
 	if err != nil {
 		p.opt.Log.Error().Err(err).Msg("webhooks: claim from the outbox")
 		return now.Add(retryDelays[0])
 	}
-	for _, r := range b.Rows {
-		d.waiting[r.Target] = append(d.waiting[r.Target], r)
-		d.held[r.Target]++
+	for _, row := range b.Rows {
+		r := d.targets[row.Target]
+		if r == nil {
+			r = &targetRows{}
+			d.targets[row.Target] = r
+		}
+		r.waiting = append(r.waiting, row)
+		held[row.Target]++
 	}
 	d.busy += len(b.Rows)
 	p.metrics.depth.Set(float64(b.Pending))
 	d.freed, d.more = 0, len(b.Rows) == limit
-	for _, n := range d.held {
+	for _, n := range held {
 		if d.perTarget > 0 && n >= d.perTarget {
 			d.more = true // a target at its bound may have more rows due
 		}
@@ -154,40 +165,28 @@ func (d *dispatcher) claim(now time.Time) time.Time {
 // handOutAll hands out the waiting rows of every target that has room.
 func (d *dispatcher) handOutAll() {
 	d.jobsFull = false
-	for target := range d.waiting {
+	for target := range d.targets {
 		d.handOut(target)
 	}
 }
 
 // handOut gives the target's waiting rows to the workers while it has
-// fewer than PerTarget in flight and the workers' queue has room.
+// fewer than PerTarget in flight and the workers' queue has room, and
+// forgets a target with no row left.
 func (d *dispatcher) handOut(target string) {
-	rows := d.waiting[target]
-	for len(rows) > 0 && (d.p.opt.PerTarget <= 0 || d.inFlight[target] < d.p.opt.PerTarget) {
+	r := d.targets[target]
+	for len(r.waiting) > 0 && (d.p.opt.PerTarget <= 0 || r.inFlight < d.p.opt.PerTarget) {
 		select {
-		case d.p.jobs <- rows[0]:
-			rows[0] = nil
-			rows = rows[1:]
-			d.inFlight[target]++
+		case d.p.jobs <- r.waiting[0]:
+			r.waiting[0] = nil
+			r.waiting = r.waiting[1:]
+			r.inFlight++
 		default:
 			d.jobsFull = true
-			d.waiting[target] = rows
 			return
 		}
 	}
-	if len(rows) == 0 {
-		delete(d.waiting, target)
-		if d.inFlight[target] == 0 {
-			delete(d.inFlight, target)
-		}
-		return
-	}
-	d.waiting[target] = rows
-}
-
-// release takes an attempted row off its target's count.
-func (d *dispatcher) release(target string) {
-	if d.held[target]--; d.held[target] <= 0 {
-		delete(d.held, target)
+	if len(r.waiting) == 0 && r.inFlight == 0 {
+		delete(d.targets, target)
 	}
 }
