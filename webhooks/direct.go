@@ -191,7 +191,9 @@ func (s *sender) exchange(kc *keptConn, deadline time.Time) (a answer, keep, hea
 		}
 		n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, drainMax+1))
 		resp.Body.Close()
-		keep = err == nil && n <= drainMax && !resp.Close && resp.StatusCode != http.StatusSwitchingProtocols
+		// Bytes after the answer would be read as the next request's.
+		keep = err == nil && n <= drainMax && !resp.Close && resp.StatusCode != http.StatusSwitchingProtocols &&
+			kc.r.Buffered() == 0
 		return answer{resp.StatusCode, resp.Status}, keep, true, nil
 	}
 }

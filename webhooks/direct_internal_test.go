@@ -323,3 +323,26 @@ func TestSenderLeavesAnUpgradedConnection(t *testing.T) {
 		t.Error("the upgraded connection was kept")
 	}
 }
+
+// A connection on which the receiver sent more than its answer is not
+// used again: the bytes left over would be read as the answer to the next
+// request, which then counts as delivered without being heard.
+func TestSenderLeavesAConnectionWithBytesLeftOver(t *testing.T) {
+	var heard atomic.Int32
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	url := rawReceiver(t, func(w io.Writer) {
+		heard.Add(1)
+		io.WriteString(w, "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n")
+		<-done // the connection stays open, as a receiver's would
+	})
+	s := newSender(t)
+	for i := range 2 {
+		if a, err := s.postTest(t, url, "{}", 5*time.Second); err != nil || a.code != http.StatusNoContent {
+			t.Fatalf("post %d: %v %v", i, a, err)
+		}
+	}
+	if n := heard.Load(); n != 2 {
+		t.Errorf("the receiver heard %d requests of 2", n)
+	}
+}
