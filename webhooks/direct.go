@@ -81,14 +81,17 @@ func (s *sender) direct(raw string) bool {
 	if raw != s.rawURL {
 		s.rawURL, s.shown = raw, raw
 		s.u, s.err = url.Parse(raw)
-		if s.err == nil && s.u.Scheme != "http" && s.u.Scheme != "https" {
-			s.err = fmt.Errorf("unsupported protocol scheme %q", s.u.Scheme)
+		if s.err == nil {
+			s.shown = s.u.Redacted()
+			if s.u.Scheme != "http" && s.u.Scheme != "https" {
+				s.err = fmt.Errorf("unsupported protocol scheme %q", s.u.Scheme)
+			}
 		}
 		s.proxied = false
 		if s.err == nil {
 			proxy, err := s.p.proxy(&http.Request{URL: s.u})
 			s.proxied = err != nil || proxy != nil
-			s.key, s.lead, s.shown = s.u.Scheme+"://"+s.u.Host, lead(s.u), s.u.Redacted()
+			s.key, s.lead = s.u.Scheme+"://"+s.u.Host, lead(s.u)
 		}
 	}
 	return !s.proxied

@@ -208,6 +208,11 @@ func TestSenderTLSAndCredentials(t *testing.T) {
 	if strings.Contains(err.Error(), "p%40ss") || strings.Contains(err.Error(), "p@ss") {
 		t.Errorf("the error, kept in the delivery log, shows the URL's password: %v", err)
 	}
+	// A URL the sender refuses before any connection is named as redacted too.
+	s.direct("ftp://hook:p%40ss@receiver.example/hook")
+	if _, err := s.post(nil, nil, time.Now().Add(time.Second)); err == nil || strings.Contains(err.Error(), "p%40ss") {
+		t.Errorf("a refused scheme: %v, want an error without the URL's password", err)
+	}
 	s.p.roots = x509.NewCertPool()
 	s.p.roots.AddCert(srv.Certificate())
 	if a, err := s.postTest(t, withUser+"/hook", "{}", 5*time.Second); err != nil || a.code != 204 {
